@@ -1,0 +1,164 @@
+"""The pure engine: state + orders + seed -> new state + per-order results + events.
+
+``resolve`` is the only loop over phases. It never touches a file or the network; stores do
+that on either side of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from sheetmaster import reasons, values
+from sheetmaster.dice import Dice, turn_seed
+from sheetmaster.model import Event, GameState, OrderResult, Status, TurnResult
+from sheetmaster.orders import REASON, RESULT, TURN, OrderReader, ParsedOrders
+from sheetmaster.ruleset import Context, Ruleset
+from sheetmaster.schema import Problems, StateError, Table, match_columns, validate_table
+from sheetmaster.tabs import (
+    GAME,
+    GAME_TAB,
+    LOG,
+    LOG_TAB,
+    ORDERS_TAB,
+    advance_game,
+    log_rows,
+    orders_table,
+    read_meta,
+)
+
+#: What ``check`` writes in the result column instead of the final words.
+CHECK_WORDS = {Status.APPLIED: "ok", Status.PARTIAL: "ok, in part",
+               Status.REJECTED: "would be rejected"}
+
+
+def all_tables(ruleset: Ruleset) -> tuple[Table, ...]:
+    """Every tab of a game of this ruleset, in workbook order."""
+    return (GAME, orders_table(ruleset.order_columns), *ruleset.tables, LOG)
+
+
+@dataclass
+class Prepared:
+    """A validated game, ready for its turn to be resolved."""
+
+    state: GameState
+    world: Any
+
+
+def find_tab(tables: dict[str, pd.DataFrame], tab: str) -> str | None:
+    folded = values.fold(tab)
+    for name in tables:
+        if values.fold(name) == folded:
+            return name
+    return None
+
+
+def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
+    """Validate every tab and build the ruleset's world, or raise :class:`StateError`.
+
+    Nothing is resolved if any state tab is broken: the error names tab, row and column.
+    """
+    problems = Problems()
+    tables: dict[str, pd.DataFrame] = {}
+    for table in all_tables(ruleset):
+        name = find_tab(raw.tables, table.tab)
+        if name is None:
+            problems.add(table.tab, None, None,
+                         f"the game has no tab named '{table.tab}' "
+                         f"(it has: {', '.join(raw.tables) or 'none'})")
+            continue
+        df = raw.tables[name]
+        if table.player_input or table.append_only:
+            tables[table.tab] = match_columns(table, df, problems)
+        else:
+            tables[table.tab] = validate_table(table, df, problems)
+    problems.raise_if_any()
+    meta = read_meta(tables[GAME_TAB], problems)
+    wanted = values.text(meta.get("ruleset"))
+    if wanted and values.fold(wanted) != ruleset.name:
+        problems.add(GAME_TAB, None, "value",
+                     f"this game plays by '{wanted}', not '{ruleset.name}'")
+    problems.raise_if_any()
+    state = GameState(tables, meta)
+    world = ruleset.build_world(state, problems)
+    problems.raise_if_any()
+    return Prepared(state, world)
+
+
+def read_orders(ruleset: Ruleset, prepared: Prepared) -> ParsedOrders:
+    emails = getattr(prepared.world, "emails", dict)()
+    reader = OrderReader(ruleset.order_kinds, prepared.world.names(), emails)
+    return reader.read(prepared.state.tables[ORDERS_TAB], prepared.state.turn)
+
+
+def dice_seed(state: GameState) -> int:
+    secret = values.text(state.meta.get("seed")) or values.text(state.meta.get("game"))
+    return turn_seed(secret, state.turn)
+
+
+def resolve(ruleset: Ruleset, raw: GameState, *, seed: int | None = None,
+            dice: Dice | None = None) -> TurnResult:
+    """Resolve the current turn: every phase in order, every order given a result."""
+    prepared = prepare(ruleset, raw)
+    state = prepared.state
+    turn = state.turn
+    if seed is None:
+        seed = dice.seed if dice is not None else dice_seed(state)
+    dice = dice or Dice(seed)
+    parsed = read_orders(ruleset, prepared)
+    results: dict[int, OrderResult] = {r.row: r for r in parsed.rejected}
+    events: list[Event] = []
+    ctx = Context(prepared.world, parsed.orders, dice, turn, events, results,
+                  parsed.rejected_rows)
+    ctx.emit("", "turn", f"turn {turn} resolved by the {ruleset.title} rules, dice seed {seed}")
+    for phase in ruleset.phases:
+        ctx.phase = phase.key
+        phase.run(ctx)
+    for order in parsed.orders:
+        if order.row not in results:
+            ctx.resolve(order, Status.REJECTED, reasons.NOT_RESOLVED.say())
+    ordered = sorted(results.values(), key=lambda r: r.row)
+    after_tables = dict(state.tables)
+    after_tables.update(prepared.world.to_tables(state))
+    after_tables[ORDERS_TAB] = _orders_after(state.tables[ORDERS_TAB], ordered,
+                                             parsed.blank_turn_rows, turn)
+    after_tables[LOG_TAB] = log_rows(state.tables[LOG_TAB], turn, events)
+    after_tables[GAME_TAB] = advance_game(state.tables[GAME_TAB], state.meta, seed)
+    after_meta = dict(state.meta, turn=turn + 1)
+    return TurnResult(ruleset.name, turn, seed, state, GameState(after_tables, after_meta),
+                      ordered, events)
+
+
+def check(ruleset: Ruleset, raw: GameState) -> TurnResult:
+    """Resolve in memory and report each order as it stands now, without advancing anything.
+
+    The returned ``after`` state differs from ``before`` only in the Orders tab's result and
+    reason cells, which say "ok" or why the order would be rejected.
+    """
+    result = resolve(ruleset, raw, seed=0)
+    words = [OrderResult(r.row, r.player, r.kind, r.status, r.reason) for r in result.results]
+    orders = result.before.tables[ORDERS_TAB].copy()
+    for r in words:
+        orders.at[r.row, RESULT] = CHECK_WORDS[r.status]
+        orders.at[r.row, REASON] = r.reason
+    after = GameState(dict(result.before.tables, **{ORDERS_TAB: orders}), result.before.meta)
+    return TurnResult(ruleset.name, result.turn, 0, result.before, after, words, [])
+
+
+def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_rows: list[int],
+                  turn: int) -> pd.DataFrame:
+    out = orders.copy()
+    for col in (RESULT, REASON, TURN):
+        out[col] = out[col].astype(object)
+    if results:
+        rows = [r.row for r in results]
+        out.loc[rows, RESULT] = [r.status.value for r in results]
+        out.loc[rows, REASON] = [r.reason for r in results]
+    if blank_turn_rows:
+        out.loc[blank_turn_rows, TURN] = turn
+    return out
+
+
+__all__ = ["CHECK_WORDS", "Prepared", "StateError", "all_tables", "check", "prepare", "resolve"]

@@ -1,0 +1,95 @@
+"""The engine's data: game state in, turn result out. Plain data, no I/O."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+
+class Status(str, enum.Enum):
+    """What happened to an order row. The value is what the result cell shows."""
+
+    APPLIED = "applied"
+    PARTIAL = "partly applied"
+    REJECTED = "rejected"
+
+
+@dataclass
+class GameState:
+    """Every tab of a game as a table, plus the game's metadata.
+
+    Each table's index is the sheet row number of that row (the header is row 1), so any
+    message about a row can name the cell a GM has to look at.
+    """
+
+    tables: dict[str, pd.DataFrame]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def turn(self) -> int:
+        return int(self.meta["turn"])
+
+    def copy(self) -> GameState:
+        return GameState({k: v.copy() for k, v in self.tables.items()}, dict(self.meta))
+
+
+@dataclass
+class Order:
+    """One parsed order row. ``seq`` is its posting order among this turn's orders."""
+
+    row: int
+    seq: int
+    player: str
+    kind: str
+    fields: dict[str, Any]
+
+    def label(self) -> str:
+        return f"{self.kind} (order row {self.row})"
+
+
+@dataclass(frozen=True)
+class OrderResult:
+    row: int
+    player: str
+    kind: str
+    status: Status
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of the turn log: a change, an outcome, or a die roll.
+
+    ``player`` is who it concerns (blank for game-wide events). Dice have ``sides`` and
+    ``value``; ``why`` says what the roll was for.
+    """
+
+    seq: int
+    phase: str
+    player: str
+    kind: str
+    text: str
+    sides: int | None = None
+    value: int | None = None
+
+
+@dataclass
+class TurnResult:
+    """Everything a resolved turn produced: pure data, easy to diff and to test."""
+
+    ruleset: str
+    turn: int
+    seed: int
+    before: GameState
+    after: GameState
+    results: list[OrderResult]
+    events: list[Event]
+
+    def result_for_row(self, row: int) -> OrderResult | None:
+        for r in self.results:
+            if r.row == row:
+                return r
+        return None

@@ -1,0 +1,224 @@
+"""Order kinds and the reading of order rows.
+
+A malformed row never stops a turn: it becomes a rejected :class:`OrderResult` with a reason,
+and the rest of the turn goes on. Rows are taken top to bottom: that is the posting order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from sheetmaster import reasons, values
+from sheetmaster.model import Order, OrderResult, Status
+from sheetmaster.values import BadValue
+
+# Columns every Orders tab has, whatever the ruleset.
+TURN, PLAYER, ORDER, RESULT, REASON = "turn", "player", "order", "result", "reason"
+#: The result words that mean a row was already resolved (check's words do not).
+FINAL_RESULTS = {s.value for s in Status}
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input column an order kind reads.
+
+    ``names`` is the category of name the cell must hold ("player", "territory", ...), checked
+    against the game; ``count`` means a whole number of at least 1; otherwise free text.
+    """
+
+    column: str
+    names: str | None = None
+    count: bool = False
+    required: bool = True
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class OrderKind:
+    name: str
+    phase: str
+    fields: tuple[Field, ...] = ()
+    help: str = ""
+    #: an example row for the "how to write orders" tab: column -> value.
+    example: Mapping[str, Any] = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()
+
+
+def _looks_like_formula(text: str) -> bool:
+    """Text a spreadsheet would run as a formula: =..., @..., or +/- before a non-number."""
+    if not text:
+        return False
+    if text[0] in "=@":
+        return True
+    return text[0] in "+-" and not text[1:].strip().replace(".", "", 1).isdigit()
+
+
+@dataclass(frozen=True)
+class RejectedRow:
+    """A row of this turn rejected while being read, with its cells as typed."""
+
+    row: int
+    player: str
+    kind: str
+    record: Mapping[str, Any]
+
+
+@dataclass
+class ParsedOrders:
+    """The result of reading the Orders tab for one turn."""
+
+    orders: list[Order]
+    rejected: list[OrderResult]
+    #: sheet rows of this turn whose turn cell was blank (the store fills in the turn).
+    blank_turn_rows: list[int]
+    #: this turn's rejected rows as typed, so a phase can see what they were part of.
+    rejected_rows: list[RejectedRow] = field(default_factory=list)
+
+
+class OrderReader:
+    """Reads order rows for one ruleset and one game."""
+
+    def __init__(self, kinds: tuple[OrderKind, ...], names: Mapping[str, Mapping[str, str]],
+                 players_email: Mapping[str, str] | None = None) -> None:
+        self.kinds = kinds
+        self.by_name: dict[str, OrderKind] = {}
+        for kind in kinds:
+            for alias in (kind.name, *kind.aliases):
+                self.by_name[_kind_key(alias)] = kind
+        self.names = names
+        self.kind_list = ", ".join(k.name for k in kinds)
+        self.players_email = players_email or {}
+
+    def read(self, df: pd.DataFrame, turn: int) -> ParsedOrders:
+        orders: list[Order] = []
+        rejected: list[OrderResult] = []
+        blank_turn: list[int] = []
+        seen: dict[tuple, int] = {}
+        rows_typed: list[RejectedRow] = []
+        columns = list(df.columns)
+        input_columns = [c for c in columns if c not in (RESULT, REASON)]
+        records = df.to_dict("records") if len(df) else []
+        for row, record in zip(df.index.tolist(), records):
+            if all(values.is_blank(record.get(c)) for c in input_columns):
+                continue  # an empty row is not an order
+            row = int(row)
+            turn_cell = record.get(TURN)
+            if values.is_blank(turn_cell):
+                given = turn
+            else:
+                try:
+                    given = values.whole_number(turn_cell)
+                except BadValue as exc:
+                    given = None
+                    if values.text(record.get(RESULT)) not in FINAL_RESULTS:
+                        rejected.append(self._reject(row, record, reasons.BAD_TURN.say(
+                            problem=str(exc))))
+                    continue
+            if given != turn:
+                if values.text(record.get(RESULT)) not in FINAL_RESULTS:
+                    rejected.append(self._reject(row, record, reasons.WRONG_TURN.say(
+                        given=given, turn=turn)))
+                continue
+            if values.is_blank(turn_cell):
+                blank_turn.append(row)
+            outcome = self._read_row(row, len(orders), record)
+            if isinstance(outcome, Order):
+                key = (outcome.player, outcome.kind,
+                       tuple(sorted((k, _key_part(v)) for k, v in outcome.fields.items())))
+                if key not in seen:
+                    seen[key] = row
+                    orders.append(outcome)
+                    continue
+                outcome = OrderResult(row, outcome.player, outcome.kind, Status.REJECTED,
+                                      reasons.DUPLICATE.say(first=seen[key]))
+            rejected.append(outcome)
+            rows_typed.append(RejectedRow(row, outcome.player, outcome.kind, record))
+        return ParsedOrders(orders, rejected, blank_turn, rows_typed)
+
+    def _reject(self, row: int, record: Mapping[str, Any], reason: str) -> OrderResult:
+        """A rejected row, named by its player and order kind as far as they can be read."""
+        player = values.text(record.get(PLAYER))
+        kind = values.text(record.get(ORDER))
+        known_kind = self.by_name.get(_kind_key(kind))
+        return OrderResult(row, self.names.get("player", {}).get(values.fold(player), player),
+                           known_kind.name if known_kind else kind, Status.REJECTED, reason)
+
+    def _read_row(self, row: int, seq: int, record: Mapping[str, Any]) -> Order | OrderResult:
+        for column, cell in record.items():
+            if column in (RESULT, REASON) or not isinstance(cell, str):
+                continue
+            if _looks_like_formula(cell.strip()):
+                return self._reject(row, record, reasons.LOOKS_LIKE_FORMULA.say(
+                    column=column, value=values.show(cell.strip())))
+        player_text = values.text(record.get(PLAYER))
+        if not player_text:
+            return self._reject(row, record, reasons.BLANK_PLAYER.say())
+        player = self.names.get("player", {}).get(values.fold(player_text))
+        if player is None:
+            return self._reject(row, record, reasons.UNKNOWN_PLAYER.say(
+                name=values.show(player_text)))
+        sender_problem = self._check_sender(player, record)
+        if sender_problem:
+            return OrderResult(row, player, values.text(record.get(ORDER)), Status.REJECTED,
+                               sender_problem)
+        kind_text = values.text(record.get(ORDER))
+        if not kind_text:
+            return OrderResult(row, player, "", Status.REJECTED,
+                               reasons.BLANK_ORDER.say(kinds=self.kind_list))
+        kind = self.by_name.get(_kind_key(kind_text))
+        if kind is None:
+            return OrderResult(row, player, kind_text, Status.REJECTED, reasons.UNKNOWN_ORDER.say(
+                name=values.show(kind_text), kinds=self.kind_list))
+        fields: dict[str, Any] = {}
+        for f in kind.fields:
+            try:
+                fields[f.column] = self._read_field(kind, f, record.get(f.column))
+            except BadValue as exc:
+                return OrderResult(row, player, kind.name, Status.REJECTED, str(exc))
+        return Order(row=row, seq=seq, player=player, kind=kind.name, fields=fields)
+
+    def _check_sender(self, player: str, record: Mapping[str, Any]) -> str:
+        """With authenticated intake, the verified e-mail must be the player's own."""
+        if not self.players_email or "email" not in record:
+            return ""
+        sender = values.text(record.get("email"))
+        expected = self.players_email.get(player, "")
+        if not expected or values.fold(sender) != values.fold(expected):
+            return reasons.WRONG_SENDER.say(email=values.show(sender or "(no address)"),
+                                            player=player)
+        return ""
+
+    def _read_field(self, kind: OrderKind, f: Field, cell: Any) -> Any:
+        if values.is_blank(cell):
+            if f.required:
+                raise BadValue(reasons.MISSING_FIELD.say(kind=kind.name, column=f.column))
+            return None
+        if f.count:
+            try:
+                number = values.whole_number(cell, strict=True)
+            except BadValue as exc:
+                raise BadValue(reasons.BAD_FIELD.say(column=f.column, problem=str(exc))) from None
+            if number < 1:
+                raise BadValue(reasons.BAD_FIELD.say(column=f.column,
+                                                     problem="must be at least 1"))
+            return number
+        text = values.text(cell)
+        if f.names is None:
+            return text
+        found = self.names.get(f.names, {}).get(values.fold(text))
+        if found is None:
+            raise BadValue(reasons.UNKNOWN_NAME.say(column=f.column, what=f.names,
+                                                    name=values.show(text)))
+        return found
+
+
+def _kind_key(text: str) -> str:
+    return values.fold(text.replace("_", " ").replace("-", " "))
+
+
+def _key_part(value: Any) -> Any:
+    return values.fold(value) if isinstance(value, str) else value

@@ -1,0 +1,50 @@
+"""Why an order was rejected or only partly applied: one readable message per reason.
+
+Phases call ``reason.say(**details)`` and the text goes into the order row's reason cell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Reason:
+    code: str
+    message: str
+
+    def say(self, **details: object) -> str:
+        return self.message.format(**details)
+
+
+# Reading the order row
+BLANK_PLAYER = Reason("BLANK_PLAYER", "no player is named in the 'player' column")
+UNKNOWN_PLAYER = Reason("UNKNOWN_PLAYER", "there is no player named {name}")
+BLANK_ORDER = Reason("BLANK_ORDER", "the 'order' column is blank; pick one of: {kinds}")
+UNKNOWN_ORDER = Reason("UNKNOWN_ORDER", "{name} is not an order; pick one of: {kinds}")
+MISSING_FIELD = Reason("MISSING_FIELD", "'{kind}' needs the '{column}' column filled in")
+BAD_FIELD = Reason("BAD_FIELD", "column '{column}': {problem}")
+UNKNOWN_NAME = Reason("UNKNOWN_NAME", "column '{column}': there is no {what} named {name}")
+LOOKS_LIKE_FORMULA = Reason(
+    "LOOKS_LIKE_FORMULA",
+    "column '{column}': {value} looks like a spreadsheet formula; type plain text",
+)
+WRONG_TURN = Reason(
+    "WRONG_TURN",
+    "this order is for turn {given}, but turn {turn} is being resolved; "
+    "orders can only be given for the current turn",
+)
+BAD_TURN = Reason("BAD_TURN", "column 'turn': {problem}")
+DUPLICATE = Reason(
+    "DUPLICATE",
+    "same as order row {first} (same player, order and details); post one order instead",
+)
+WRONG_SENDER = Reason(
+    "WRONG_SENDER",
+    "this order was sent from {email}, which is not {player}'s address",
+)
+NOT_RESOLVED = Reason("NOT_RESOLVED", "no phase of the rules used this order")
+
+# Shared by rulesets
+NOT_ENOUGH_GOLD = Reason("NOT_ENOUGH_GOLD", "not enough gold: it costs {cost}, you have {gold}")
+IN_EXILE = Reason("IN_EXILE", "players in exile cannot {action}")

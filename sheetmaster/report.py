@@ -1,0 +1,192 @@
+"""What a turn changed: a cell-level diff and a per-player turn report in markdown."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from sheetmaster.engine import all_tables
+from sheetmaster.model import GameState, Status, TurnResult
+from sheetmaster.orders import PLAYER
+from sheetmaster.ruleset import Ruleset
+from sheetmaster.schema import Table
+from sheetmaster.tabs import GAME_TAB, LOG_TAB, ORDERS_TAB
+
+
+@dataclass(frozen=True)
+class CellChange:
+    tab: str
+    row: int
+    key: str  # the row's name (territory, player...) or '' for keyless tabs
+    column: str
+    before: Any
+    after: Any
+
+
+def _same(a: Any, b: Any) -> bool:
+    def norm(v: Any) -> Any:
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            return ""
+        return v
+
+    return bool(norm(a) == norm(b))
+
+
+def table_changes(table: Table, before: GameState, after: GameState) -> list[CellChange]:
+    """Changed cells of sheetmaster's columns, plus every cell of appended rows."""
+    old = before.tables.get(table.tab)
+    new = after.tables.get(table.tab)
+    if old is None or new is None:
+        return []
+    owned = [c.name for c in table.columns if c.owned and c.name in new.columns]
+    changes: list[CellChange] = []
+    keys = new[table.key].tolist() if table.key else [""] * len(new)
+    old_index = set(old.index.tolist())
+    for col in owned:
+        old_col = old[col] if col in old.columns else None
+        for row, key, value in zip(new.index.tolist(), keys, new[col].tolist()):
+            if row in old_index:
+                was = old_col[row] if old_col is not None else None
+                if not _same(was, value):
+                    changes.append(CellChange(table.tab, int(row), str(key or ""), col, was, value))
+    added = [r for r in new.index.tolist() if r not in old_index]
+    if added:
+        for row in added:
+            for col in new.columns:
+                value = new.at[row, col]
+                if not _same(None, value):
+                    changes.append(CellChange(table.tab, int(row), "", col, None, value))
+    return changes
+
+
+def cell_changes(ruleset: Ruleset, result: TurnResult) -> list[CellChange]:
+    out: list[CellChange] = []
+    for table in all_tables(ruleset):
+        out.extend(table_changes(table, result.before, result.after))
+    return out
+
+
+def _player_of(change: CellChange, players: set[str], after: GameState) -> list[str]:
+    """Who a changed cell concerns: the row's player, or a territory's old and new owner."""
+    if change.key in players:
+        return [change.key]
+    if change.column == "owner":
+        return [p for p in (change.before, change.after) if p in players]
+    if change.tab == ORDERS_TAB:
+        who = after.tables[ORDERS_TAB].at[change.row, PLAYER]
+        return [who] if who in players else []
+    return []
+
+
+def diff_by_player(ruleset: Ruleset, result: TurnResult) -> dict[str, list[CellChange]]:
+    """Changes grouped by the player they concern ('' for game-wide ones)."""
+    players = set(result.after.tables.get(_players_tab(ruleset), {}).get(_players_key(ruleset),
+                                                                         []))
+    grouped: dict[str, list[CellChange]] = defaultdict(list)
+    for change in cell_changes(ruleset, result):
+        if change.tab == LOG_TAB:
+            continue
+        owners = _player_of(change, players, result.after) or [""]
+        for who in owners:
+            grouped[who].append(change)
+    return dict(grouped)
+
+
+def _players_tab(ruleset: Ruleset) -> str:
+    for t in ruleset.tables:
+        if t.key == "player":
+            return t.tab
+    return ""
+
+
+def _players_key(ruleset: Ruleset) -> str:
+    return "player"
+
+
+def _cell(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value == "":
+        return "(blank)"
+    return str(value)
+
+
+def format_diff(ruleset: Ruleset, result: TurnResult) -> str:
+    """Per player: each changed cell and the log lines that explain it."""
+    lines: list[str] = []
+    grouped = diff_by_player(ruleset, result)
+    events = _events_by_player(result)
+    for who in sorted(set(grouped) | set(events), key=lambda p: (p == "", p)):
+        lines.append(f"== {who or 'game'} ==")
+        for c in grouped.get(who, []):
+            if c.tab == ORDERS_TAB:
+                continue
+            name = f" {c.key}" if c.key else ""
+            lines.append(f"  {c.tab}!{c.column} row {c.row}{name}: "
+                         f"{_cell(c.before)} -> {_cell(c.after)}")
+        for e in events.get(who, []):
+            lines.append(f"    why: [{e.phase}] {e.text}")
+    return "\n".join(lines)
+
+
+def _events_by_player(result: TurnResult) -> dict[str, list]:
+    grouped: dict[str, list] = defaultdict(list)
+    for e in result.events:
+        grouped[e.player].append(e)
+    return grouped
+
+
+def format_results(result: TurnResult) -> str:
+    """One line per order row: row, player, order, status, reason."""
+    lines = []
+    for r in result.results:
+        reason = f": {r.reason}" if r.reason else ""
+        lines.append(f"  row {r.row:>5}  {r.player or '?'} - {r.kind or '?'} -> "
+                     f"{r.status.value}{reason}")
+    return "\n".join(lines) or "  (no orders this turn)"
+
+
+def player_report(ruleset: Ruleset, result: TurnResult) -> str:
+    """The markdown turn report a GM can post: one section per player."""
+    out = [f"# Turn {result.turn} results", "",
+           f"Rules: {ruleset.title}. Dice seed: {result.seed}.", ""]
+    grouped = diff_by_player(ruleset, result)
+    events = _events_by_player(result)
+    players = result.after.tables.get(_players_tab(ruleset))
+    names = players[_players_key(ruleset)].tolist() if players is not None else []
+    for name in names:
+        out += [f"## {name}", ""]
+        mine = [r for r in result.results if r.player == name]
+        if mine:
+            out += ["| row | order | result | reason |", "|---|---|---|---|"]
+            out += [f"| {r.row} | {r.kind} | {r.status.value} | {_md(r.reason)} |" for r in mine]
+        else:
+            out.append("No orders this turn.")
+        out.append("")
+        by_phase: dict[str, list[str]] = defaultdict(list)
+        for e in events.get(name, []):
+            by_phase[e.phase].append(e.text)
+        for phase in ruleset.phases:
+            if by_phase.get(phase.key):
+                out.append(f"**{phase.key}. {phase.title}**")
+                out += [f"- {_md(text)}" for text in by_phase[phase.key]]
+                out.append("")
+        changes = [c for c in grouped.get(name, []) if c.tab not in (ORDERS_TAB, GAME_TAB)]
+        gained = [c.key for c in changes if c.column == "owner" and c.after == name]
+        lost = [c.key for c in changes if c.column == "owner" and c.before == name]
+        if gained:
+            out += [f"Territories gained: {', '.join(gained)}", ""]
+        if lost:
+            out += [f"Territories lost: {', '.join(lost)}", ""]
+        balance = [f"{c.column} {_cell(c.before)} -> {_cell(c.after)}" for c in changes
+                   if c.key == name]
+        if balance:
+            out += ["Balances: " + "; ".join(balance), ""]
+    rejected = sum(r.status is Status.REJECTED for r in result.results)
+    out.append(f"_{len(result.results)} orders, {rejected} rejected, "
+               f"{sum(e.kind == 'die' for e in result.events)} dice rolled._")
+    return "\n".join(out) + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")

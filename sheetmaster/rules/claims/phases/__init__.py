@@ -1,0 +1,1 @@
+"""The claims resolution phases A to G, one module per phase."""

@@ -1,0 +1,66 @@
+"""Why a claims order was rejected or only partly applied."""
+
+from sheetmaster.reasons import IN_EXILE, NOT_ENOUGH_GOLD, Reason
+
+__all__ = ["IN_EXILE", "NOT_ENOUGH_GOLD"]
+
+ALREADY_YOURS = Reason("ALREADY_YOURS", "you already own {territory}")
+NOT_NEUTRAL = Reason("NOT_NEUTRAL", "{territory} is not neutral: {owner} owns it")
+IS_NEUTRAL = Reason("IS_NEUTRAL",
+                    "{territory} is neutral: claim it with 'claim neutral territory' instead")
+NOT_ELIGIBLE = Reason(
+    "NOT_ELIGIBLE",
+    "{territory} belongs to {owner}, who was not on a side that lost a war to you last turn",
+)
+NOT_CONNECTED = Reason(
+    "NOT_CONNECTED",
+    "{territory} does not border, and has no waterway to, any territory you own",
+)
+NO_DEAL_NAME = Reason("NO_DEAL_NAME", "name the deal in the 'deal' column")
+DEAL_TAKEN = Reason(
+    "DEAL_TAKEN",
+    "deal {deal} was proposed by {proposer}; only the proposer adds items to a deal "
+    "(pick another deal name for a new proposal)",
+)
+GIVE_TO_SELF = Reason("GIVE_TO_SELF", "'from' and 'to' are the same player")
+NOT_INVOLVED = Reason(
+    "NOT_INVOLVED",
+    "you are not part of deal {deal}: only the players who give or receive in a deal may "
+    "propose or accept it",
+)
+NO_SUCH_DEAL = Reason("NO_SUCH_DEAL", "no deal named {deal} was proposed this turn")
+NOT_ACCEPTED = Reason("NOT_ACCEPTED", "not accepted by {players}, so nothing moved")
+BELOW_ZERO = Reason(
+    "BELOW_ZERO",
+    "cancelled: {player} would have {amount} {item} (below 0), so nothing moved",
+)
+NOT_OWNER = Reason(
+    "NOT_OWNER",
+    "cancelled: {player} does not own {territory}, so nothing moved",
+)
+TERRITORY_TWICE = Reason("TERRITORY_TWICE", "cancelled: {territory} is given twice in this deal")
+NEEDS_TERRITORY = Reason("NEEDS_TERRITORY", "giving a territory needs the 'territory' column")
+NEEDS_AMOUNT = Reason("NEEDS_AMOUNT", "giving {item} needs the 'amount' column (1 or more)")
+DEAL_FAILED = Reason("DEAL_FAILED", "deal {deal} did not go through: {why}")
+ALREADY_ACCEPTED = Reason("ALREADY_ACCEPTED", "you already accepted deal {deal} on row {row}")
+UNKNOWN_WAR = Reason("UNKNOWN_WAR", "there is no war named {war} in the Wars tab")
+WAR_ENDED = Reason("WAR_ENDED", "war {war} has ended")
+UNKNOWN_SIDE = Reason("UNKNOWN_SIDE", "war {war} has no side named {side} (sides: {sides})")
+NAME_SIDE = Reason("NAME_SIDE", "you are not listed in war {war}: name the side you fight for")
+OTHER_SIDE = Reason("OTHER_SIDE", "you fight for {listed} in war {war}, not for {side}")
+NO_DICE_LEFT = Reason(
+    "NO_DICE_LEFT",
+    "no valid dice left: you have {armies} armies, and only your first {armies} dice of "
+    "the turn count",
+)
+SOME_DICE = Reason(
+    "SOME_DICE",
+    "only {valid} of {asked} dice count: you have {armies} armies, and only your first "
+    "{armies} dice of the turn count",
+)
+TRAINING = Reason(
+    "TRAINING",
+    "no war named and none obvious: your armies held training exercises, {n} dice wasted",
+)
+SOME_BUILT = Reason("SOME_BUILT", "built {built} of {asked}: each army costs 5 gold")
+NONE_BUILT = Reason("NONE_BUILT", "not enough gold: an army costs 5 gold, you have {gold}")

@@ -1,0 +1,178 @@
+"""Tab and column declarations, and validation of state tabs.
+
+A broken state tab must stop the run before anything is written, with a message naming the
+tab, the row and the column. :func:`validate_table` collects every such problem at once.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from sheetmaster import values
+from sheetmaster.values import BadValue
+
+
+class Kind(enum.Enum):
+    """How a state column's cells are read."""
+
+    TEXT = "text"  # anything, kept as trimmed text ('' for blank)
+    NAME = "name"  # text that must not be blank
+    WHOLE = "whole number"  # int >= 0, blank = 0
+    FLAG = "yes/no"  # "yes" or "" (blank = no), however it was typed
+    NAMES = "list of names"  # comma-separated names, kept as text
+    RAW = "raw"  # kept exactly as read
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    kind: Kind = Kind.TEXT
+    help: str = ""
+    #: sheetmaster writes this column after a turn (the GM's other columns are never touched).
+    owned: bool = False
+    #: the tab is still valid without this column (it is then read as all blank).
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class Table:
+    """One tab: its name, its columns and which column names a row."""
+
+    tab: str
+    columns: tuple[Column, ...]
+    key: str | None = None
+    help: str = ""
+    #: sheetmaster only appends rows to this tab (logs, results history).
+    append_only: bool = False
+    #: players fill this tab (orders); the others are state.
+    player_input: bool = False
+
+    @property
+    def names(self) -> list[str]:
+        return [c.name for c in self.columns]
+
+    def column(self, name: str) -> Column:
+        for c in self.columns:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+
+@dataclass
+class Problem:
+    tab: str
+    row: int | None
+    column: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"tab '{self.tab}'"
+        if self.row is not None:
+            where += f", row {self.row}"
+        if self.column is not None:
+            where += f", column '{self.column}'"
+        return f"{where}: {self.message}"
+
+
+class StateError(Exception):
+    """The game's state tabs cannot be used; nothing was resolved or written."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems = list(problems)
+        shown = self.problems[:20]
+        lines = [str(p) for p in shown]
+        if len(self.problems) > len(shown):
+            lines.append(f"... and {len(self.problems) - len(shown)} more problems")
+        super().__init__("the game's sheet has problems; nothing was changed:\n  " +
+                         "\n  ".join(lines))
+
+
+@dataclass
+class Problems:
+    """Collects problems; raise them all together at the end of validation."""
+
+    items: list[Problem] = field(default_factory=list)
+
+    def add(self, tab: str, row: int | None, column: str | None, message: str) -> None:
+        self.items.append(Problem(tab, row, column, message))
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise StateError(self.items)
+
+
+def match_columns(table: Table, df: pd.DataFrame, problems: Problems) -> pd.DataFrame:
+    """Rename headers to the declared names (case and spaces do not matter).
+
+    A missing required column is a problem; extra columns are the GM's and are kept.
+    """
+    by_fold = {values.fold(str(c)): c for c in df.columns}
+    renames: dict[Any, str] = {}
+    for col in table.columns:
+        found = by_fold.get(values.fold(col.name))
+        if found is None:
+            if not col.optional:
+                have = ", ".join(repr(str(c)) for c in df.columns if str(c).strip()) or "none"
+                problems.add(table.tab, 1, col.name,
+                             f"the header row has no column '{col.name}' (found: {have})")
+            continue
+        renames[found] = col.name
+    df = df.rename(columns=renames)
+    for col in table.columns:
+        if col.name not in df.columns and col.optional:
+            df[col.name] = None
+    return df
+
+
+_READERS = {
+    Kind.WHOLE: lambda v: values.whole_number(v, blank=0),
+    Kind.FLAG: lambda v: "yes" if values.yes_no(v) else "",
+    Kind.NAMES: values.text,
+    Kind.TEXT: values.text,
+}
+
+
+def _read_name(value: Any) -> str:
+    name = values.text(value)
+    if not name:
+        raise BadValue("is blank; every row needs a name here")
+    return name
+
+
+def validate_table(table: Table, df: pd.DataFrame, problems: Problems) -> pd.DataFrame:
+    """Check and convert a state tab's cells; returns the table with typed cells."""
+    df = match_columns(table, df, problems)
+    out = df.copy()
+    for col in table.columns:
+        if col.name not in df.columns or col.kind is Kind.RAW:
+            continue
+        reader = _read_name if col.kind is Kind.NAME else _READERS[col.kind]
+        converted = []
+        for row, value in zip(df.index, df[col.name].tolist()):
+            try:
+                converted.append(reader(value))
+            except BadValue as exc:
+                problems.add(table.tab, int(row), col.name, f"{exc} ({col.kind.value} expected)")
+                converted.append(None)
+        out[col.name] = pd.Series(converted, index=df.index, dtype=object)
+    if table.key and table.key in out.columns:
+        seen: dict[str, int] = {}
+        for row, name in zip(out.index, out[table.key].tolist()):
+            if not name:
+                continue
+            key = values.fold(name)
+            if key in seen:
+                problems.add(table.tab, int(row), table.key,
+                             f"'{name}' is listed twice (also on row {seen[key]})")
+            else:
+                seen[key] = int(row)
+    return out
+
+
+def empty_table(table: Table) -> pd.DataFrame:
+    return pd.DataFrame({c.name: pd.Series([], dtype=object) for c in table.columns})

@@ -1,0 +1,162 @@
+"""The tabs every game has, whatever its ruleset: Game settings, Orders and Log."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import pandas as pd
+
+from sheetmaster import values
+from sheetmaster.model import Event
+from sheetmaster.orders import ORDER, PLAYER, REASON, RESULT, TURN
+from sheetmaster.schema import Column, Kind, Problems, Table
+from sheetmaster.values import BadValue
+
+GAME_TAB, ORDERS_TAB, LOG_TAB = "Game", "Orders", "Log"
+
+GAME = Table(
+    GAME_TAB,
+    (
+        Column("setting", Kind.NAME, "what the value is"),
+        Column("value", Kind.RAW, "the value; sheetmaster updates 'turn' and 'last dice seed'",
+               owned=True),
+        Column("help", Kind.TEXT, "what the setting means", optional=True),
+    ),
+    key="setting",
+    help="Game settings: one setting a row.",
+)
+
+#: Game settings: key -> (default, help). ``turn`` and ``last dice seed`` are sheetmaster's.
+SETTINGS: dict[str, tuple[Any, str]] = {
+    "ruleset": ("", "which rules this game plays by (do not change mid-game)"),
+    "game": ("", "the game's name"),
+    "turn": (1, "the turn being played now; sheetmaster adds 1 after each resolve"),
+    "seed": ("", "secret text the dice are derived from (with the turn number); keep private"),
+    "deadline": ("", "when the current turn's orders close, e.g. 2026-11-22 23:59 (optional)"),
+    "timezone": ("UTC", "time zone of the deadline, e.g. America/New_York"),
+    "turn length (hours)": ("", "hours between deadlines; the deadline moves on after a resolve"),
+    "last dice seed": ("", "the dice seed of the last resolved turn (filled in by sheetmaster)"),
+}
+
+LOG = Table(
+    LOG_TAB,
+    (
+        Column("turn", Kind.RAW, owned=True),
+        Column("#", Kind.RAW, "event number within the turn", owned=True),
+        Column("phase", Kind.RAW, owned=True),
+        Column("player", Kind.RAW, owned=True),
+        Column("event", Kind.RAW, owned=True),
+        Column("details", Kind.RAW, owned=True),
+        Column("die", Kind.RAW, "the die rolled, e.g. d6", owned=True),
+        Column("roll", Kind.RAW, "the value rolled", owned=True),
+    ),
+    help="Every change and every die roll of every turn, written by sheetmaster.",
+    append_only=True,
+)
+
+
+def orders_table(ruleset_columns: tuple[Column, ...]) -> Table:
+    return Table(
+        ORDERS_TAB,
+        (
+            Column(TURN, Kind.RAW, "turn number; blank means the current turn", owned=True),
+            Column(PLAYER, Kind.RAW, "who gives the order"),
+            Column(ORDER, Kind.RAW, "the kind of order (pick from the list)"),
+            *ruleset_columns,
+            Column("email", Kind.RAW, "verified sender address (form intake only)",
+                   optional=True),
+            Column(RESULT, Kind.RAW, "filled in by sheetmaster", owned=True),
+            Column(REASON, Kind.RAW, "filled in by sheetmaster", owned=True),
+        ),
+        help="Players' orders, one a row, earliest first.",
+        player_input=True,
+    )
+
+
+def read_meta(game: pd.DataFrame, problems: Problems) -> dict[str, Any]:
+    """Game settings from the validated Game tab; checks turn, deadline and time zone."""
+    meta: dict[str, Any] = {key: default for key, (default, _) in SETTINGS.items()}
+    rows: dict[str, int] = {}
+    for row, key, value in zip(game.index, game["setting"].tolist(), game["value"].tolist()):
+        name = values.fold(key)
+        meta[name] = "" if values.is_blank(value) else value
+        rows[name] = int(row)
+    try:
+        meta["turn"] = values.whole_number(meta["turn"])
+        if meta["turn"] < 1:
+            raise BadValue("must be 1 or more")
+    except BadValue as exc:
+        problems.add(GAME_TAB, rows.get("turn"), "value", f"setting 'turn': {exc}")
+    try:
+        meta["zone"] = ZoneInfo(values.text(meta["timezone"]) or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        problems.add(GAME_TAB, rows.get("timezone"), "value",
+                     f"{values.show(meta['timezone'])} is not a time zone (e.g. Europe/Paris)")
+        meta["zone"] = ZoneInfo("UTC")
+    try:
+        meta["deadline_at"] = parse_deadline(meta["deadline"], meta["zone"])
+    except BadValue as exc:
+        problems.add(GAME_TAB, rows.get("deadline"), "value", f"setting 'deadline': {exc}")
+    if values.text(meta["turn length (hours)"]):
+        try:
+            meta["turn length (hours)"] = values.whole_number(meta["turn length (hours)"])
+        except BadValue as exc:
+            problems.add(GAME_TAB, rows.get("turn length (hours)"), "value", str(exc))
+    return meta
+
+
+def parse_deadline(value: Any, zone: ZoneInfo) -> datetime | None:
+    if values.is_blank(value):
+        return None
+    if isinstance(value, datetime):
+        moment = value
+    else:
+        try:
+            moment = datetime.fromisoformat(values.text(value).replace("T", " "))
+        except ValueError:
+            raise BadValue(f"{values.show(value)} is not a date and time like "
+                           "2026-11-22 23:59") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=zone)
+
+
+def advance_game(game: pd.DataFrame, meta: dict[str, Any], seed: int) -> pd.DataFrame:
+    """The Game tab after a resolve: turn + 1, the seed used, the deadline moved on."""
+    updates: dict[str, Any] = {"turn": meta["turn"] + 1, "last dice seed": str(seed)}
+    hours = meta.get("turn length (hours)")
+    if meta.get("deadline_at") is not None and isinstance(hours, int) and hours > 0:
+        nxt = meta["deadline_at"] + timedelta(hours=hours)
+        updates["deadline"] = nxt.replace(tzinfo=None).isoformat(sep=" ", timespec="minutes")
+    out = game.copy()
+    keys = [values.fold(k) for k in out["setting"].tolist()]
+    for key, value in updates.items():
+        if key in keys:
+            out.at[out.index[keys.index(key)], "value"] = value
+        else:
+            row = (max(out.index) + 1) if len(out) else 2
+            out.loc[row] = {"setting": key, "value": value,
+                            **({"help": SETTINGS[key][1]} if "help" in out.columns else {})}
+    return out
+
+
+def log_rows(log: pd.DataFrame, turn: int, events: list[Event]) -> pd.DataFrame:
+    """The Log tab with this turn's events appended below the existing rows."""
+    start = (int(max(log.index)) + 1) if len(log) else 2
+    new = pd.DataFrame(
+        {
+            "turn": [turn] * len(events),
+            "#": [e.seq for e in events],
+            "phase": [e.phase for e in events],
+            "player": [e.player for e in events],
+            "event": [e.kind for e in events],
+            "details": [e.text for e in events],
+            "die": [f"d{e.sides}" if e.sides else "" for e in events],
+            "roll": [e.value if e.value is not None else "" for e in events],
+        },
+        index=range(start, start + len(events)),
+        dtype=object,
+    )
+    if not len(log):
+        return new
+    return pd.concat([log, new.reindex(columns=log.columns)])

@@ -1,0 +1,161 @@
+"""Golden turn cases: a YAML file of before-tables, orders, dice and expected results.
+
+Format (every key but ``rule``, ``tables`` and ``expect`` is optional)::
+
+    rule: "the rule text this case checks, quoted from the source"
+    description: what the case shows
+    ruleset: claims
+    turn: 2
+    tables: {Players: [{player: Avalon, gold: 3}], Territories: [...], ...}
+    orders: [{player: Avalon, order: claim neutral territory, territory: Tintagel}]
+    dice: [4, 2]            # scripted d6 values, in the order they are rolled; all must be used
+    expect:
+      results: [applied, {status: rejected, reason: "not enough gold"}]   # one per order row
+      tables: {Players: [{player: Avalon, gold: 1}]}   # keyed rows; keyless tabs: new rows
+      events: ["claimed Tintagel"]     # each text appears in some log line
+      only_changes: true               # no owned cell changes beyond those in expect.tables
+      error: "tab 'Territories', row 3, column 'borders'"   # the state is refused
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from sheetmaster import rules, values
+from sheetmaster.dice import ScriptedDice
+from sheetmaster.engine import resolve
+from sheetmaster.model import TurnResult
+from sheetmaster.report import cell_changes
+from sheetmaster.schema import StateError
+from sheetmaster.testing.builder import build_state
+
+REQUIRED = ("rule", "tables", "expect")
+
+
+@dataclass
+class GoldenCase:
+    path: Path
+    data: dict[str, Any]
+
+    @property
+    def ruleset(self):
+        return rules.get(self.data.get("ruleset", self.path.parent.name))
+
+    def state(self):
+        return build_state(self.ruleset, self.data.get("tables") or {},
+                           self.data.get("orders") or [], turn=self.data.get("turn", 1),
+                           settings=self.data.get("settings"))
+
+
+def load_case(path: Path) -> GoldenCase:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    missing = [k for k in REQUIRED if k not in data]
+    if missing:
+        raise ValueError(f"{path}: golden case lacks {', '.join(missing)}")
+    return GoldenCase(path, data)
+
+
+def run_case(case: GoldenCase) -> None:
+    """Resolve the case and assert every expectation; raises AssertionError on a mismatch."""
+    expect = case.data["expect"]
+    dice = ScriptedDice(case.data.get("dice") or [])
+    if "error" in expect:
+        try:
+            resolve(case.ruleset, case.state(), dice=dice)
+        except StateError as exc:
+            assert expect["error"] in str(exc), f"error was:\n{exc}"
+            return
+        raise AssertionError(f"expected the state to be refused with: {expect['error']}")
+    result = resolve(case.ruleset, case.state(), dice=dice)
+    assert not dice.unused, f"scripted dice not rolled: {dice.unused}"
+    _check_results(result, expect.get("results"), len(case.data.get("orders") or []))
+    _check_tables(case, result, expect.get("tables") or {})
+    log = [e.text for e in result.events]
+    for text in expect.get("events") or []:
+        assert any(text in line for line in log), f"no log line has {text!r}:\n" + "\n".join(log)
+    for text in expect.get("no_events") or []:
+        assert not any(text in line for line in log), f"a log line has {text!r}"
+    if expect.get("only_changes"):
+        _check_only_changes(case, result, expect.get("tables") or {})
+
+
+def _check_results(result: TurnResult, expected: list | None, n_orders: int) -> None:
+    if expected is None:
+        return
+    assert len(expected) == n_orders, "expect.results needs one entry per order row"
+    for i, want in enumerate(expected):
+        row = i + 2
+        got = result.result_for_row(row)
+        if isinstance(want, str):
+            want = {"status": want}
+        if want.get("status") == "ignored":
+            assert got is None, f"row {row} should have no result, got {got}"
+            continue
+        assert got is not None, f"order row {row} got no result"
+        assert got.status.value == _status_word(want["status"]), \
+            f"row {row}: {got.status.value} ({got.reason}), expected {want['status']}"
+        if "reason" in want:
+            assert want["reason"].casefold() in got.reason.casefold(), \
+                f"row {row}: reason {got.reason!r} lacks {want['reason']!r}"
+
+
+def _status_word(word: str) -> str:
+    return {"partial": "partly applied"}.get(word, word)
+
+
+def _check_tables(case: GoldenCase, result: TurnResult, expected: dict) -> None:
+    for tab, rows in expected.items():
+        table = case.ruleset.table(tab) if tab not in ("Orders", "Log", "Game") else None
+        df = result.after.tables[tab]
+        key = table.key if table else None
+        if key:
+            index = {values.fold(str(k)): r for r, k in zip(df.index, df[key].tolist())}
+            for want in rows:
+                row = index.get(values.fold(str(want[key])))
+                assert row is not None, f"{tab}: no row {want[key]!r}"
+                for col, value in want.items():
+                    _assert_cell(tab, want[key], col, df.at[row, col], value)
+        else:
+            before = result.before.tables[tab]
+            new = df.loc[[r for r in df.index if r not in set(before.index)]]
+            assert len(new) == len(rows), f"{tab}: {len(new)} new rows, expected {len(rows)}:\n" \
+                                          f"{new.to_string()}"
+            for (row, actual), want in zip(new.iterrows(), rows):
+                for col, value in want.items():
+                    _assert_cell(tab, row, col, actual[col], value)
+
+
+def _assert_cell(tab: str, key: Any, col: str, actual: Any, want: Any) -> None:
+    def norm(v: Any) -> Any:
+        if values.is_blank(v):
+            return ""
+        if isinstance(v, bool):
+            return "yes" if v else ""
+        if isinstance(v, float) and v.is_integer():
+            return int(v)
+        return v
+
+    assert norm(actual) == norm(want), f"{tab} {key!r} column {col!r}: {actual!r}, " \
+                                       f"expected {want!r}"
+
+
+def _check_only_changes(case: GoldenCase, result: TurnResult, expected: dict) -> None:
+    allowed = {(tab, values.fold(str(row[k])), col)
+               for tab, rows in expected.items()
+               for k in [case.ruleset.table(tab).key] if k
+               for row in rows for col in row if col != k}
+    for change in cell_changes(case.ruleset, result):
+        if change.tab in ("Orders", "Log", "Game", "War results"):
+            continue
+        if change.column == "territories":
+            continue  # the derived count follows ownership
+        assert (change.tab, values.fold(change.key), change.column) in allowed, \
+            f"unexpected change {change}"
+
+
+def case_paths(root: Path) -> list[Path]:
+    return sorted(root.glob("*/*.yaml"))

@@ -1,0 +1,106 @@
+"""Reading cell values the way a GM or a player typed them.
+
+Each reader returns the value or raises :class:`BadValue` with a message fit for a result cell.
+Cells arrive as whatever the store gives: str, int, float, bool, datetime or None.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+_WHOLE = re.compile(r"[0-9]+")
+_YES = {"yes", "y", "true", "1", "x", "exiled", "in exile"}
+_NO = {"no", "n", "false", "0", ""}
+_LIST_SPLIT = re.compile(r"\s*[,;\n]\s*")
+
+
+class BadValue(ValueError):
+    """A cell holds something that cannot be read as the value it should be."""
+
+
+def is_blank(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    return isinstance(value, str) and not value.strip()
+
+
+def show(value: Any) -> str:
+    """A cell value quoted for a message, e.g. ``'ten'``; long text is cut."""
+    text = str(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return repr(text) if isinstance(value, str) else text
+
+
+def text(value: Any) -> str:
+    """The cell as trimmed text ('' for blank). Whole floats lose their '.0'."""
+    if is_blank(value):
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def whole_number(value: Any, *, blank: int | None = None, strict: bool = False) -> int:
+    """A whole number >= 0.
+
+    ``strict`` is for player-typed amounts: only plain digits without leading zeros, so
+    "007", "1,2", "+3" and "ten" are refused rather than guessed at.
+    """
+    if is_blank(value):
+        if blank is None:
+            raise BadValue("is blank; write a whole number")
+        return blank
+    if isinstance(value, bool):
+        raise BadValue(f"{show(value)} is not a whole number")
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, float):
+        if not value.is_integer():
+            raise BadValue(f"{show(value)} is not a whole number")
+        number = int(value)
+    elif isinstance(value, str):
+        stripped = value.strip()
+        if stripped.startswith("-") and _WHOLE.fullmatch(stripped[1:]):
+            raise BadValue(f"{show(value)} is negative; write a whole number of 0 or more")
+        if not _WHOLE.fullmatch(stripped):
+            raise BadValue(f"{show(value)} is not a whole number (write digits only, like 7)")
+        if strict and len(stripped) > 1 and stripped.startswith("0"):
+            raise BadValue(f"{show(value)} has a leading zero; write the plain number, like 7")
+        number = int(stripped)
+    else:
+        raise BadValue(f"{show(value)} is not a whole number")
+    if number < 0:
+        raise BadValue(f"{show(value)} is negative; write a whole number of 0 or more")
+    return number
+
+
+def yes_no(value: Any) -> bool:
+    """yes/no, true/false, 1/0, x or blank (= no)."""
+    if isinstance(value, bool):
+        return value
+    if is_blank(value):
+        return False
+    word = text(value).casefold()
+    if word in _YES:
+        return True
+    if word in _NO:
+        return False
+    raise BadValue(f"{show(value)} is not yes or no")
+
+
+def name_list(value: Any) -> list[str]:
+    """Names separated by commas, semicolons or line breaks; blanks dropped."""
+    raw = text(value)
+    if not raw:
+        return []
+    return [part for part in _LIST_SPLIT.split(raw) if part]
+
+
+def fold(name: str) -> str:
+    """The form names are compared in: case and surrounding spaces do not matter."""
+    return " ".join(name.split()).casefold()

@@ -76,7 +76,8 @@ def buy(ctx: Context, order: Order, player: Player, territory: Territory, diviso
     owned = world.count[player.name]
     cost = owned // divisor
     if player.gold < cost:
-        ctx.resolve(order, Status.REJECTED, reasons.NOT_ENOUGH_GOLD.say(cost=cost, gold=player.gold))
+        ctx.resolve(order, Status.REJECTED,
+                    reasons.NOT_ENOUGH_GOLD.say(cost=cost, gold=player.gold))
         return
     previous = territory.owner
     player.gold -= cost

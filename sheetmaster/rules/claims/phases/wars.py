@@ -124,7 +124,7 @@ def _score(ctx: Context, world: ClaimsWorld, battle: Battle) -> None:
     """Sum dice x power per side; a unique highest sum wins, a tie at the top wins nothing."""
     war = battle.war
     scores: dict[str, int] = {}
-    for key, side in war.sides.items():
+    for key in war.sides:
         rolled = battle.dice.get(key, {})
         scores[key] = sum(sum(v) * world.players[p].power_tenths for p, v in rolled.items())
     best = max(scores.values(), default=0)

@@ -40,22 +40,25 @@ def table_changes(table: Table, before: GameState, after: GameState) -> list[Cel
     new = after.tables.get(table.tab)
     if old is None or new is None:
         return []
-    owned = [c.name for c in table.columns if c.owned and c.name in new.columns]
+    absent = set(old.attrs.get("absent", ()))
+    owned = [c.name for c in table.columns
+             if c.owned and c.name in new.columns and c.name not in absent]
     changes: list[CellChange] = []
+    rows = new.index.tolist()
     keys = new[table.key].tolist() if table.key else [""] * len(new)
-    old_index = set(old.index.tolist())
+    old_rows = set(old.index.tolist())
+    kept = [r in old_rows for r in rows]
     for col in owned:
-        old_col = old[col] if col in old.columns else None
-        for row, key, value in zip(new.index.tolist(), keys, new[col].tolist()):
-            if row in old_index:
-                was = old_col[row] if old_col is not None else None
-                if not _same(was, value):
-                    changes.append(CellChange(table.tab, int(row), str(key or ""), col, was, value))
-    added = [r for r in new.index.tolist() if r not in old_index]
+        was_col = (old[col].reindex(new.index).tolist() if col in old.columns
+                   else [None] * len(new))
+        for row, key, keep, was, value in zip(rows, keys, kept, was_col, new[col].tolist()):
+            if keep and not _same(was, value):
+                changes.append(CellChange(table.tab, int(row), str(key or ""), col, was, value))
+    added = [r for r, keep in zip(rows, kept) if not keep]
     if added:
-        for row in added:
-            for col in new.columns:
-                value = new.at[row, col]
+        block = new.loc[added]
+        for col in [c for c in block.columns if c not in absent]:
+            for row, value in zip(added, block[col].tolist()):
                 if not _same(None, value):
                     changes.append(CellChange(table.tab, int(row), "", col, None, value))
     return changes
@@ -118,12 +121,18 @@ def format_diff(ruleset: Ruleset, result: TurnResult) -> str:
     events = _events_by_player(result)
     for who in sorted(set(grouped) | set(events), key=lambda p: (p == "", p)):
         lines.append(f"== {who or 'game'} ==")
+        new_rows: dict[tuple[str, int], list[str]] = defaultdict(list)
         for c in grouped.get(who, []):
             if c.tab == ORDERS_TAB:
+                continue
+            if c.before is None and not c.key:
+                new_rows[(c.tab, c.row)].append(f"{c.column}={_cell(c.after)}")
                 continue
             name = f" {c.key}" if c.key else ""
             lines.append(f"  {c.tab}!{c.column} row {c.row}{name}: "
                          f"{_cell(c.before)} -> {_cell(c.after)}")
+        for (tab, row), cells in sorted(new_rows.items()):
+            lines.append(f"  {tab} new row {row}: {', '.join(cells)}")
         for e in events.get(who, []):
             lines.append(f"    why: [{e.phase}] {e.text}")
     return "\n".join(lines)

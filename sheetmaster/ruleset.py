@@ -55,8 +55,8 @@ class Ruleset:
     build_world: Callable[[GameState, Problems], Any]
     #: the "how to write orders" text, one paragraph per line.
     howto: tuple[str, ...] = ()
-    #: extra Game settings this ruleset reads: key -> (default, help).
-    settings: Mapping[str, tuple[Any, str]] = field(default_factory=dict)
+    #: () -> (tables, orders, settings) of a small playable example game.
+    example: Callable[[], tuple[dict, list, dict]] | None = None
 
     def table(self, tab: str) -> Table:
         for t in self.tables:

@@ -123,9 +123,11 @@ def match_columns(table: Table, df: pd.DataFrame, problems: Problems) -> pd.Data
             continue
         renames[found] = col.name
     df = df.rename(columns=renames)
-    for col in table.columns:
-        if col.name not in df.columns and col.optional:
-            df[col.name] = None
+    absent = [c.name for c in table.columns if c.name not in df.columns and c.optional]
+    for name in absent:
+        df[name] = pd.Series([None] * len(df), index=df.index, dtype=object)
+    #: optional columns the sheet does not have: read as blank, never written.
+    df.attrs["absent"] = absent
     return df
 
 

@@ -25,7 +25,8 @@ def build_state(ruleset: Ruleset, tables: Mapping[str, Sequence[Mapping[str, Any
                 orders: Sequence[Mapping[str, Any]] = (), *, turn: int = 1,
                 settings: Mapping[str, Any] | None = None) -> GameState:
     """A game of ``ruleset`` with the given rows; tabs not given are empty."""
-    game = {"ruleset": ruleset.name, "game": "test", "turn": turn, "seed": "test"}
+    game = {key: default for key, (default, _) in SETTINGS.items()}
+    game.update({"ruleset": ruleset.name, "game": "test", "turn": turn, "seed": "test"})
     game.update(settings or {})
     game_rows = [{"setting": k, "value": v, "help": SETTINGS.get(k, ("", ""))[1]}
                  for k, v in game.items()]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sheetmaster.ruleset import Phase, Ruleset
 
+from .example import example_game
 from .orders import ORDER_COLUMNS, ORDER_KINDS
 from .phases.building import BUILD_RULE, build_armies
 from .phases.claiming import (
@@ -49,4 +50,5 @@ RULESET = Ruleset(
     ),
     build_world=build_world,
     howto=HOWTO,
+    example=example_game,
 )

@@ -145,4 +145,4 @@ def _finish(ctx: Context, deal: Deal, status: Status, why: str) -> None:
     for order in deal.items + deal.accepts:
         ctx.resolve(order, status, note)
     if deal.items:
-        ctx.emit(deal.proposer, "deal", f"deal {deal.name}: {note}")
+        ctx.emit(deal.proposer, "deal", note if not why else f"deal {deal.name}: {why}")

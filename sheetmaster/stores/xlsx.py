@@ -1,0 +1,214 @@
+"""The local workbook store: calamine reads, openpyxl writes only sheetmaster's cells.
+
+Reading uses python-calamine (several times faster than openpyxl). Writing loads the workbook
+with openpyxl, so the GM's formatting, colours, column widths, notes, data validation, extra
+tabs and their formulas are kept, sets only the cells the turn changed, and replaces the file
+atomically (temp file, fsync, rename) after keeping a backup of the pre-turn workbook.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pandas as pd
+from python_calamine import CalamineWorkbook
+
+from sheetmaster import values
+from sheetmaster.model import GameState, TurnResult
+from sheetmaster.report import CellChange, cell_changes
+from sheetmaster.ruleset import Ruleset
+from sheetmaster.stores.base import StoreError
+
+#: zip entries get this fixed time so the same turn gives the same bytes.
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+def read_sheet_rows(rows: list[list[Any]]) -> pd.DataFrame:
+    """Row 1 is the header; the index of each data row is its sheet row number."""
+    if not rows:
+        return pd.DataFrame()
+    header = [values.text(h) or f"(column {i + 1})" for i, h in enumerate(rows[0])]
+    body = rows[1:]
+    while body and all(values.is_blank(v) for v in body[-1]):
+        body.pop()
+    width = len(header)
+    columns = list(zip(*[(r + [""] * (width - len(r)))[:width] for r in body])) if body else \
+        [()] * width
+    data = {h: pd.Series(list(col), dtype=object) for h, col in zip(header, columns)}
+    df = pd.DataFrame(data)
+    df.index = range(2, 2 + len(body))
+    return df
+
+
+class XlsxStore:
+    """A game kept in a local .xlsx file."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+
+    def load(self) -> GameState:
+        if not self.path.exists():
+            raise StoreError(f"{self.path} does not exist")
+        try:
+            book = CalamineWorkbook.from_path(str(self.path))
+        except Exception as exc:  # calamine raises its own error types
+            raise StoreError(f"{self.path} is not a readable .xlsx workbook: {exc}") from None
+        tables = {}
+        for name in book.sheet_names:
+            rows = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
+            tables[name] = read_sheet_rows(rows)
+        return GameState(tables, {})
+
+    def has_drawings(self) -> bool:
+        """Charts and images are the one thing openpyxl cannot carry over."""
+        with zipfile.ZipFile(self.path) as z:
+            return any(n.startswith(("xl/charts/", "xl/media/")) or
+                       (n.startswith("xl/drawings/") and n.endswith(".xml"))
+                       for n in z.namelist())
+
+    def save(self, ruleset: Ruleset, result: TurnResult, *, out: Path | None = None,
+             backup: bool = True) -> Path | None:
+        """Write the turn's changed cells; returns the backup's path, if one was made."""
+        target = Path(out) if out else self.path
+        book = openpyxl.load_workbook(self.path)
+        write_changes(book, cell_changes(ruleset, result))
+        kept = None
+        if backup and target.exists() and target.resolve() == self.path.resolve():
+            kept = backup_path(self.path, result.turn)
+            kept.parent.mkdir(exist_ok=True)
+            shutil.copy2(self.path, kept)
+        save_atomically(book, target)
+        return kept
+
+
+def backup_path(path: Path, turn: int) -> Path:
+    """Where the workbook as it was before turn ``turn`` is kept."""
+    return path.parent / f"{path.name}.backups" / f"before-turn-{turn}.xlsx"
+
+
+def write_changes(book: openpyxl.Workbook, changes: list[CellChange]) -> None:
+    sheets = {values.fold(ws.title): ws for ws in book.worksheets}
+    headers: dict[str, dict[str, int]] = {}
+    for change in changes:
+        ws = sheets.get(values.fold(change.tab))
+        if ws is None:
+            raise StoreError(f"the workbook has no tab '{change.tab}'")
+        cols = headers.get(ws.title)
+        if cols is None:
+            cols = {values.fold(values.text(c.value)): c.column for c in ws[1] if c.value}
+            headers[ws.title] = cols
+        col = cols.get(values.fold(change.column))
+        if col is None:
+            raise StoreError(f"tab '{ws.title}' has no column '{change.column}'")
+        set_cell(ws.cell(row=change.row, column=col), change.after)
+
+
+def set_cell(cell: Any, value: Any) -> None:
+    """Store a value; text is always stored as text, never run as a formula."""
+    if values.is_blank(value):
+        cell.value = None
+    elif isinstance(value, str):
+        cell.value = value
+        cell.data_type = "s"
+    else:
+        cell.value = value
+
+
+def save_atomically(book: openpyxl.Workbook, target: Path) -> None:
+    """Save beside the target, make the bytes reproducible, fsync, then rename over it."""
+    target = Path(target)
+    with _temp_beside(target) as raw, _temp_beside(target) as final:
+        book.save(raw)
+        normalize_zip(raw, final)
+        mode = target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~_umask()
+        os.chmod(final, mode)
+        with open(final, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(final, target)
+    with contextlib.suppress(OSError):
+        dir_fd = os.open(target.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def normalize_zip(src: Path, dst: Path) -> None:
+    """Rewrite a zip with fixed entry times so equal content gives equal bytes."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            fixed = zipfile.ZipInfo(info.filename, date_time=_ZIP_TIME)
+            fixed.compress_type = zipfile.ZIP_DEFLATED
+            fixed.external_attr = 0o600 << 16
+            zout.writestr(fixed, zin.read(info.filename))
+
+
+@contextlib.contextmanager
+def _temp_beside(target: Path) -> Iterator[Path]:
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    path = Path(name)
+    try:
+        yield path
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """One resolve at a time per workbook: a lock file beside it, removed when done.
+
+    A lock left by a process that no longer runs is taken over.
+    """
+    lock = path.parent / f".{path.name}.lock"
+    for _ in range(2):
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            if _stale(lock):
+                with contextlib.suppress(FileNotFoundError):
+                    lock.unlink()
+                continue
+            raise StoreError(f"another sheetmaster run is working on {path.name} "
+                             f"(lock file {lock}); wait for it to finish") from None
+        with os.fdopen(fd, "w") as f:
+            f.write(str(os.getpid()))
+        break
+    else:
+        raise StoreError(f"could not take the lock {lock}")
+    try:
+        yield
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            lock.unlink()
+
+
+def _stale(lock: Path) -> bool:
+    try:
+        pid = int(lock.read_text().strip() or "0")
+    except (OSError, ValueError):
+        return True
+    if pid <= 0:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False

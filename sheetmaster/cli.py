@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sheetmaster import rules, values
 from sheetmaster.engine import check, find_tab, resolve
-from sheetmaster.model import GameState, Status, TurnResult
+from sheetmaster.model import GameState, Status
 from sheetmaster.report import format_diff, format_results, player_report
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import StateError

@@ -70,21 +70,41 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
                          f"(it has: {', '.join(raw.tables) or 'none'})")
             continue
         df = raw.tables[name]
+        if table.player_input:
+            df = _with_formula_text(df)
         if table.player_input or table.append_only:
             tables[table.tab] = match_columns(table, df, problems)
         else:
             tables[table.tab] = validate_table(table, df, problems)
-    problems.raise_if_any()
+    if any(t.tab not in tables for t in all_tables(ruleset)):
+        problems.raise_if_any()
     meta = read_meta(tables[GAME_TAB], problems)
     wanted = values.text(meta.get("ruleset"))
     if wanted and values.fold(wanted) != ruleset.name:
         problems.add(GAME_TAB, None, "value",
                      f"this game plays by '{wanted}', not '{ruleset.name}'")
-    problems.raise_if_any()
     state = GameState(tables, meta)
-    world = ruleset.build_world(state, problems)
+    try:
+        # Cross-checks run even after cell problems, so the GM sees every problem at once.
+        world = ruleset.build_world(state, problems)
+    except Exception:
+        if problems.items:
+            problems.raise_if_any()
+        raise
     problems.raise_if_any()
     return Prepared(state, world)
+
+
+def _with_formula_text(df: pd.DataFrame) -> pd.DataFrame:
+    """Player cells that hold a formula are read as the formula's text, to be refused."""
+    formulas = df.attrs.get("formulas")
+    if not formulas:
+        return df
+    df = df.copy()
+    for (row, column), text in formulas.items():
+        if row in df.index and column in df.columns:
+            df.at[row, column] = text
+    return df
 
 
 def read_orders(ruleset: Ruleset, prepared: Prepared) -> ParsedOrders:

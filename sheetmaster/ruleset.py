@@ -7,7 +7,7 @@ tables, reads orders with its order kinds, builds its world, and runs its phases
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import pandas as pd

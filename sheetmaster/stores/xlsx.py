@@ -9,7 +9,9 @@ atomically (temp file, fsync, rename) after keeping a backup of the pre-turn wor
 from __future__ import annotations
 
 import contextlib
+import html
 import os
+import re
 import shutil
 import tempfile
 import zipfile
@@ -22,6 +24,7 @@ import pandas as pd
 from python_calamine import CalamineWorkbook
 
 from sheetmaster import values
+from sheetmaster.engine import all_tables
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.report import CellChange, cell_changes
 from sheetmaster.ruleset import Ruleset
@@ -29,6 +32,9 @@ from sheetmaster.stores.base import StoreError
 
 #: zip entries get this fixed time so the same turn gives the same bytes.
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+_CELL_START = re.compile(rb'<c r="([A-Z]+)([0-9]+)"')
+_FORMULA = re.compile(rb"<f[^>]*?(?:/>|>(.*?)</f>)", re.S)
+_REL_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 
 
 def read_sheet_rows(rows: list[list[Any]]) -> pd.DataFrame:
@@ -62,9 +68,15 @@ class XlsxStore:
         except Exception as exc:  # calamine raises its own error types
             raise StoreError(f"{self.path} is not a readable .xlsx workbook: {exc}") from None
         tables = {}
+        formulas = formula_cells(self.path)
         for name in book.sheet_names:
             rows = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
-            tables[name] = read_sheet_rows(rows)
+            tables[name] = df = read_sheet_rows(rows)
+            if formulas.get(name):
+                header = list(df.columns)
+                df.attrs["formulas"] = {(row, header[col - 1]): text
+                                        for (row, col), text in formulas[name].items()
+                                        if row >= 2 and col <= len(header)}
         return GameState(tables, {})
 
     def has_drawings(self) -> bool:
@@ -80,6 +92,9 @@ class XlsxStore:
         target = Path(out) if out else self.path
         book = openpyxl.load_workbook(self.path)
         write_changes(book, cell_changes(ruleset, result))
+        for table in all_tables(ruleset):
+            if table.player_input:
+                formulas_to_text(book, table.tab)
         kept = None
         if backup and target.exists() and target.resolve() == self.path.resolve():
             kept = backup_path(self.path, result.turn)
@@ -92,6 +107,59 @@ class XlsxStore:
 def backup_path(path: Path, turn: int) -> Path:
     """Where the workbook as it was before turn ``turn`` is kept."""
     return path.parent / f"{path.name}.backups" / f"before-turn-{turn}.xlsx"
+
+
+def formula_cells(path: Path) -> dict[str, dict[tuple[int, int], str]]:
+    """sheet -> (row, column) -> '=formula' for every formula cell, read from the XML.
+
+    calamine gives a formula's cached value; a player who typed =HYPERLINK(...) must be told,
+    so the formula text is found here with a scan that is cheap when there are none.
+    """
+    import xml.etree.ElementTree as ET
+
+    with zipfile.ZipFile(path) as z:
+        names = set(z.namelist())
+        if "xl/workbook.xml" not in names:
+            return {}
+        rels = ET.fromstring(z.read("xl/_rels/workbook.xml.rels"))
+        targets = {r.get("Id"): r.get("Target", "") for r in rels}
+        found: dict[str, dict[tuple[int, int], str]] = {}
+        for sheet in ET.fromstring(z.read("xl/workbook.xml")).iter():
+            if not sheet.tag.endswith("}sheet"):
+                continue
+            target = targets.get(sheet.get(_REL_NS), "").lstrip("/")
+            member = target if target.startswith("xl/") else f"xl/{target}"
+            if member not in names:
+                continue
+            data = z.read(member)
+            if b"<f" not in data:
+                continue
+            cells: dict[tuple[int, int], str] = {}
+            for match in _FORMULA.finditer(data):
+                start = data.rfind(b"<c ", 0, match.start())
+                cell = _CELL_START.match(data, start)
+                if cell is None:
+                    continue
+                column = 0
+                for ch in cell.group(1).decode():
+                    column = column * 26 + ord(ch) - 64
+                text = html.unescape((match.group(1) or b"").decode("utf-8", "replace"))
+                cells[(int(cell.group(2)), column)] = "=" + text
+            found[sheet.get("name", "")] = cells
+        return found
+
+
+def formulas_to_text(book: openpyxl.Workbook, tab: str) -> None:
+    """Players' cells hold text only: a formula typed into one is kept as its text."""
+    sheets = {values.fold(ws.title): ws for ws in book.worksheets}
+    ws = sheets.get(values.fold(tab))
+    if ws is None:
+        return
+    for row in ws.iter_rows(min_row=2):
+        for cell in row:
+            if cell.data_type == "f":
+                text = cell.value if isinstance(cell.value, str) else str(cell.value)
+                set_cell(cell, text)
 
 
 def write_changes(book: openpyxl.Workbook, changes: list[CellChange]) -> None:

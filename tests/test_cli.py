@@ -1,0 +1,166 @@
+"""The sheetmaster command as a GM uses it."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from sheetmaster.cli import main
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_help_reads_well(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("new", "check", "resolve"):
+        assert command in out
+
+
+def test_new_blank_workbook_has_every_tab_and_dropdowns(tmp_path):
+    path = tmp_path / "my-game.xlsx"
+    assert main(["new", "claims", str(path)]) == 0
+    book = openpyxl.load_workbook(path)
+    assert book.sheetnames == ["How to write orders", "Game", "Orders", "Territories",
+                               "Players", "Wars", "War results", "Log"]
+    orders = book["Orders"]
+    header = [c.value for c in orders[1]]
+    assert header[:3] == ["turn", "player", "order"]
+    assert header[-2:] == ["result", "reason"]
+    assert orders.freeze_panes == "A2"
+    formulas = [dv.formula1 for dv in orders.data_validations.dataValidation]
+    assert any("claim war territory" in f for f in formulas)
+    assert any("Players" in f for f in formulas)
+    howto = [c.value for c in book["How to write orders"]["A"] if c.value]
+    assert "build armies" in howto
+    game = {r[0].value: r[1].value for r in book["Game"].iter_rows(min_row=2)}
+    assert game["ruleset"] == "claims" and game["turn"] == 1 and game["seed"]
+
+
+def test_new_refuses_to_overwrite(tmp_path, capsys):
+    path = tmp_path / "g.xlsx"
+    main(["new", "claims", str(path)])
+    assert main(["new", "claims", str(path)]) == 2
+    assert "already exists" in capsys.readouterr().err
+
+
+def test_a_blank_game_resolves(tmp_path):
+    path = tmp_path / "g.xlsx"
+    main(["new", "claims", str(path)])
+    assert main(["resolve", str(path), "-q"]) == 0
+
+
+def test_check_fills_results_without_resolving(tmp_path, capsys):
+    path = tmp_path / "g.xlsx"
+    main(["new", "claims", str(path), "--example"])
+    assert main(["check", str(path), "-q"]) == 0
+    book = openpyxl.load_workbook(path)
+    game = {r[0].value: r[1].value for r in book["Game"].iter_rows(min_row=2)}
+    assert game["turn"] == 2
+    orders = book["Orders"]
+    header = [c.value for c in orders[1]]
+    results = {r[header.index("result")].value for r in orders.iter_rows(min_row=2)}
+    assert results == {"ok", "would be rejected"}
+    assert book["Log"].max_row == 1
+    assert "would be rejected" in capsys.readouterr().out
+
+
+def test_dry_run_writes_nothing_and_shows_the_diff(tmp_path, capsys):
+    path = tmp_path / "g.xlsx"
+    main(["new", "claims", str(path), "--example"])
+    before = digest(path)
+    assert main(["resolve", str(path), "--dry-run", "-q"]) == 0
+    assert digest(path) == before
+    out = capsys.readouterr().out
+    assert "== Avalon ==" in out
+    assert "Territories!owner" in out
+    assert "why: [A] claimed Ys" in out
+    assert not list(tmp_path.glob("*.md"))
+
+
+def test_resolve_writes_turn_report_and_backup(tmp_path, capsys):
+    path = tmp_path / "g.xlsx"
+    main(["new", "claims", str(path), "--example"])
+    assert main(["resolve", str(path), "-q"]) == 0
+    report = (tmp_path / "g-turn-2-report.md").read_text()
+    assert "## Avalon" in report and "Territories gained: Ys" in report
+    assert "d6 for war" in report
+    assert (tmp_path / "g.xlsx.backups" / "before-turn-2.xlsx").exists()
+
+
+def test_broken_state_stops_before_writing(tmp_path, capsys):
+    path = tmp_path / "g.xlsx"
+    main(["new", "claims", str(path), "--example"])
+    book = openpyxl.load_workbook(path)
+    book["Players"]["B3"] = "ten"
+    book["Territories"]["E2"] = "Lyonesse, Atlantis"
+    book.save(path)
+    before = digest(path)
+    assert main(["resolve", str(path), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "tab 'Players', row 3, column 'gold'" in err
+    assert "tab 'Territories', row 2, column 'borders'" in err and "Atlantis" in err
+    assert digest(path) == before
+
+
+def test_renamed_column_is_named_in_the_error(tmp_path, capsys):
+    path = tmp_path / "g.xlsx"
+    main(["new", "claims", str(path), "--example"])
+    book = openpyxl.load_workbook(path)
+    book["Players"]["I1"] = "army count"
+    book.save(path)
+    assert main(["resolve", str(path), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "tab 'Players', row 1, column 'armies'" in err and "army count" in err
+
+
+def test_deadline_in_the_future_waits_unless_forced(tmp_path, capsys):
+    path = tmp_path / "g.xlsx"
+    main(["new", "claims", str(path), "--example"])
+    book = openpyxl.load_workbook(path)
+    for row in book["Game"].iter_rows(min_row=2):
+        if row[0].value == "deadline":
+            row[1].value = "2999-01-01 23:59"
+    book.save(path)
+    assert main(["resolve", str(path), "-q"]) == 2
+    assert "deadline" in capsys.readouterr().err
+    assert main(["resolve", str(path), "-q", "--force"]) == 0
+
+
+def test_deadline_moves_on_by_the_turn_length(tmp_path):
+    path = tmp_path / "g.xlsx"
+    main(["new", "claims", str(path), "--example"])
+    book = openpyxl.load_workbook(path)
+    for row in book["Game"].iter_rows(min_row=2):
+        if row[0].value == "deadline":
+            row[1].value = "2026-01-01 23:59"
+        if row[0].value == "turn length (hours)":
+            row[1].value = 24
+    book.save(path)
+    assert main(["resolve", str(path), "-q"]) == 0
+    game = {r[0].value: r[1].value
+            for r in openpyxl.load_workbook(path)["Game"].iter_rows(min_row=2)}
+    assert game["deadline"] == "2026-01-02 23:59"
+
+
+def test_eight_turns_in_a_row(tmp_path):
+    path = tmp_path / "g.xlsx"
+    main(["new", "claims", str(path), "--example"])
+    for _ in range(8):
+        assert main(["resolve", str(path), "-q"]) == 0
+    game = {r[0].value: r[1].value
+            for r in openpyxl.load_workbook(path)["Game"].iter_rows(min_row=2)}
+    assert game["turn"] == 10
+
+
+def test_rules_lists_claims(capsys):
+    assert main(["rules", "-v"]) == 0
+    out = capsys.readouterr().out
+    assert "claims" in out and "A. Grab war territory" in out

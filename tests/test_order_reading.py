@@ -67,7 +67,8 @@ def test_whole_amount_typed_as_float_or_text_is_accepted(claims):
 @pytest.mark.parametrize(("row", "words"), [
     ({"player": "Mordred", "order": "build armies", "amount": 1}, "no player named 'Mordred'"),
     ({"player": "", "order": "build armies", "amount": 1}, "no player is named"),
-    ({"player": "Avalon", "order": "raise dragons", "amount": 1}, "'raise dragons' is not an order"),
+    ({"player": "Avalon", "order": "raise dragons", "amount": 1},
+     "'raise dragons' is not an order"),
     ({"player": "Avalon", "order": "", "amount": 1}, "'order' column is blank"),
     ({"player": "Avalon", "order": "claim neutral territory", "territory": "Atlantis"},
      "no territory named 'Atlantis'"),

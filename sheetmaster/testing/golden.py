@@ -9,6 +9,7 @@ Format (every key but ``rule``, ``tables`` and ``expect`` is optional)::
     tables: {Players: [{player: Avalon, gold: 3}], Territories: [...], ...}
     orders: [{player: Avalon, order: claim neutral territory, territory: Tintagel}]
     dice: [4, 2]            # scripted d6 values, in the order they are rolled; all must be used
+    drop_columns: {Players: [armies]}   # take columns out of the tabs (broken-sheet cases)
     expect:
       results: [applied, {status: rejected, reason: "not enough gold"}]   # one per order row
       tables: {Players: [{player: Avalon, gold: 1}]}   # keyed rows; keyless tabs: new rows
@@ -46,9 +47,12 @@ class GoldenCase:
         return rules.get(self.data.get("ruleset", self.path.parent.name))
 
     def state(self):
-        return build_state(self.ruleset, self.data.get("tables") or {},
-                           self.data.get("orders") or [], turn=self.data.get("turn", 1),
-                           settings=self.data.get("settings"))
+        state = build_state(self.ruleset, self.data.get("tables") or {},
+                            self.data.get("orders") or [], turn=self.data.get("turn", 1),
+                            settings=self.data.get("settings"))
+        for tab, columns in (self.data.get("drop_columns") or {}).items():
+            state.tables[tab] = state.tables[tab].drop(columns=columns)
+        return state
 
 
 def load_case(path: Path) -> GoldenCase:

@@ -147,6 +147,21 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_golden(args: argparse.Namespace) -> int:
+    import yaml
+
+    from sheetmaster.testing.golden import capture_case
+
+    state = XlsxStore(args.file).load()
+    ruleset = _ruleset_of(state)
+    case = capture_case(ruleset, state, args.rule, seed=args.seed)
+    text = yaml.safe_dump(case, sort_keys=False, allow_unicode=True, width=100)
+    Path(args.out).write_text(text, encoding="utf-8")
+    print(f"wrote {args.out}: check its expectations by the rules, then put it in "
+          f"tests/golden/{ruleset.name}/")
+    return 0
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     for name, ruleset in sorted(rules.available().items()):
         print(f"{name:12} {ruleset.title}")
@@ -194,6 +209,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="resolve even before the deadline")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     p.set_defaults(run=cmd_resolve)
+
+    p = sub.add_parser("golden", help="turn this turn into a golden test case (YAML)",
+                       description="Resolve the current turn in memory and write it as a "
+                                   "golden test case: the tabs, orders, dice rolled, and the "
+                                   "outcome as expectations. Nothing is written to the game.")
+    p.add_argument("file", help="the game's .xlsx file")
+    p.add_argument("--out", required=True, help="the .yaml file to write")
+    p.add_argument("--rule", default="(quote the rule this case checks)",
+                   help="the rule text the case checks, quoted from the rules")
+    p.add_argument("--seed", type=int, help="dice seed to use instead of the game's")
+    p.set_defaults(run=cmd_golden)
 
     p = sub.add_parser("rules", help="list the rulesets sheetmaster knows")
     p.add_argument("-v", "--verbose", action="store_true", help="list each ruleset's phases")

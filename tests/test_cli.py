@@ -164,3 +164,18 @@ def test_rules_lists_claims(capsys):
     assert main(["rules", "-v"]) == 0
     out = capsys.readouterr().out
     assert "claims" in out and "A. Grab war territory" in out
+
+
+def test_golden_captures_a_real_turn_as_a_passing_case(tmp_path):
+    from sheetmaster.testing.golden import load_case, run_case
+
+    game = tmp_path / "g.xlsx"
+    main(["new", "claims", str(game), "--example"])
+    case_dir = tmp_path / "claims"
+    case_dir.mkdir()
+    case = case_dir / "captured.yaml"
+    rule = "For the benefit of all players, the order in which things are resolved is:"
+    assert main(["golden", str(game), "--out", str(case), "--rule", rule]) == 0
+    loaded = load_case(case)
+    assert loaded.data["rule"] == rule and loaded.data["dice"]
+    run_case(loaded)

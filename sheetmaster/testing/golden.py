@@ -163,3 +163,64 @@ def _check_only_changes(case: GoldenCase, result: TurnResult, expected: dict) ->
 
 def case_paths(root: Path) -> list[Path]:
     return sorted(root.glob("*/*.yaml"))
+
+
+def capture_case(ruleset, state, rule: str, *, seed: int | None = None) -> dict[str, Any]:
+    """A golden case from a real turn: its tabs, orders, the dice it rolled and its outcome.
+
+    The GM checks the outcome by the rules, quotes the rule, and drops it in tests/golden/.
+    """
+    from sheetmaster.engine import prepare
+
+    prepared = prepare(ruleset, state)
+    result = resolve(ruleset, state, seed=seed)
+    input_tables = {t.tab: t for t in ruleset.tables}
+
+    def rows(df, columns) -> list[dict[str, Any]]:
+        out = []
+        for record in df[columns].to_dict("records"):
+            out.append({k: _plain(v) for k, v in record.items() if not values.is_blank(v)})
+        return out
+
+    tables = {tab: rows(prepared.state.tables[tab], t.names)
+              for tab, t in input_tables.items() if len(prepared.state.tables[tab])}
+    order_columns = [c for c in prepared.state.tables["Orders"].columns
+                     if c not in ("result", "reason") and c in {"turn", "player", "order", *(
+                         col.name for col in ruleset.order_columns)}]
+    expected_tables: dict[str, list[dict[str, Any]]] = {}
+    for change in cell_changes(ruleset, result):
+        table = input_tables.get(change.tab)
+        if table is None or not table.key or not change.key:
+            continue
+        entry = next((r for r in expected_tables.setdefault(change.tab, [])
+                      if r[table.key] == change.key), None)
+        if entry is None:
+            entry = {table.key: change.key}
+            expected_tables[change.tab].append(entry)
+        entry[change.column] = _plain(change.after)
+    by_row = {r.row: r for r in result.results}
+    orders_df = prepared.state.tables["Orders"]
+    return {
+        "rule": rule,
+        "description": f"captured from a real turn {result.turn}",
+        "ruleset": ruleset.name,
+        "turn": result.turn,
+        "tables": tables,
+        "orders": rows(orders_df, order_columns),
+        "dice": [e.value for e in result.events if e.kind == "die"],
+        "expect": {
+            "results": [
+                {"status": by_row[r].status.value.replace("partly applied", "partial"),
+                 "reason": by_row[r].reason} if r in by_row else {"status": "ignored"}
+                for r in orders_df.index if not all(
+                    values.is_blank(orders_df.at[r, c]) for c in order_columns)],
+            "tables": expected_tables,
+            "only_changes": True,
+        },
+    }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value if isinstance(value, (int, float, str, bool)) else str(value)

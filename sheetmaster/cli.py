@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from sheetmaster import rules, values
-from sheetmaster.engine import check, find_tab, resolve
+from sheetmaster.engine import CHECK_WORDS, check, find_tab, resolve
 from sheetmaster.model import GameState, Status
 from sheetmaster.report import format_diff, format_results, player_report
 from sheetmaster.ruleset import Ruleset
@@ -104,7 +104,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         ruleset = _ruleset_of(state)
         with progress.step("checking orders"):
             result = check(ruleset, state)
-        print(format_results(result))
+        print(format_results(result, CHECK_WORDS))
         with progress.step(f"writing results to {args.out or store.path}"):
             store.save(ruleset, result, out=Path(args.out) if args.out else None, backup=False)
     bad = sum(r.status is Status.REJECTED for r in result.results)

@@ -158,13 +158,14 @@ def check(ruleset: Ruleset, raw: GameState) -> TurnResult:
     reason cells, which say "ok" or why the order would be rejected.
     """
     result = resolve(ruleset, raw, seed=0)
-    words = [OrderResult(r.row, r.player, r.kind, r.status, r.reason) for r in result.results]
     orders = result.before.tables[ORDERS_TAB].copy()
-    for r in words:
+    for col in (RESULT, REASON):
+        orders[col] = orders[col].astype(object)
+    for r in result.results:
         orders.at[r.row, RESULT] = CHECK_WORDS[r.status]
         orders.at[r.row, REASON] = r.reason
     after = GameState(dict(result.before.tables, **{ORDERS_TAB: orders}), result.before.meta)
-    return TurnResult(ruleset.name, result.turn, 0, result.before, after, words, [])
+    return TurnResult(ruleset.name, result.turn, 0, result.before, after, result.results, [])
 
 
 def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_rows: list[int],

@@ -85,8 +85,7 @@ def _player_of(change: CellChange, players: set[str], after: GameState) -> list[
 
 def diff_by_player(ruleset: Ruleset, result: TurnResult) -> dict[str, list[CellChange]]:
     """Changes grouped by the player they concern ('' for game-wide ones)."""
-    players = set(result.after.tables.get(_players_tab(ruleset), {}).get(_players_key(ruleset),
-                                                                         []))
+    players = set(_player_names(ruleset, result.after))
     grouped: dict[str, list[CellChange]] = defaultdict(list)
     for change in cell_changes(ruleset, result):
         if change.tab == LOG_TAB:
@@ -97,15 +96,12 @@ def diff_by_player(ruleset: Ruleset, result: TurnResult) -> dict[str, list[CellC
     return dict(grouped)
 
 
-def _players_tab(ruleset: Ruleset) -> str:
-    for t in ruleset.tables:
-        if t.key == "player":
-            return t.tab
-    return ""
-
-
-def _players_key(ruleset: Ruleset) -> str:
-    return "player"
+def _player_names(ruleset: Ruleset, state: GameState) -> list[str]:
+    """The players, from the ruleset's tab keyed by player (empty if it has none)."""
+    for table in ruleset.tables:
+        if table.key == PLAYER and table.tab in state.tables:
+            return [p for p in state.tables[table.tab][PLAYER].tolist() if p]
+    return []
 
 
 def _cell(value: Any) -> str:
@@ -145,13 +141,14 @@ def _events_by_player(result: TurnResult) -> dict[str, list]:
     return grouped
 
 
-def format_results(result: TurnResult) -> str:
-    """One line per order row: row, player, order, status, reason."""
+def format_results(result: TurnResult, words: dict[Status, str] | None = None) -> str:
+    """One line per order row: row, player, order, status (or ``words`` for it), reason."""
     lines = []
     for r in result.results:
         reason = f": {r.reason}" if r.reason else ""
+        status = words[r.status] if words else r.status.value
         lines.append(f"  row {r.row:>5}  {r.player or '?'} - {r.kind or '?'} -> "
-                     f"{r.status.value}{reason}")
+                     f"{status}{reason}")
     return "\n".join(lines) or "  (no orders this turn)"
 
 
@@ -161,9 +158,7 @@ def player_report(ruleset: Ruleset, result: TurnResult) -> str:
            f"Rules: {ruleset.title}. Dice seed: {result.seed}.", ""]
     grouped = diff_by_player(ruleset, result)
     events = _events_by_player(result)
-    players = result.after.tables.get(_players_tab(ruleset))
-    names = players[_players_key(ruleset)].tolist() if players is not None else []
-    for name in names:
+    for name in _player_names(ruleset, result.after):
         out += [f"## {name}", ""]
         mine = [r for r in result.results if r.player == name]
         if mine:

@@ -26,8 +26,10 @@ from sheetmaster.tabs import (
     advance_game,
     log_rows,
     orders_table,
+    parse_deadline,
     read_meta,
 )
+from sheetmaster.values import BadValue
 
 #: What ``check`` writes in the result column instead of the final words.
 CHECK_WORDS = {Status.APPLIED: "ok", Status.PARTIAL: "ok, in part",
@@ -62,11 +64,15 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
     """
     problems = Problems()
     tables: dict[str, pd.DataFrame] = {}
+    tab_names: dict[str, str] = {}
     for table in all_tables(ruleset):
-        name = find_tab(raw.tables, table.tab)
+        wanted = _orders_tab(raw) if table.tab == ORDERS_TAB else table.tab
+        name = find_tab(raw.tables, wanted)
+        if name is not None:
+            tab_names[table.tab] = name
         if name is None:
-            problems.add(table.tab, None, None,
-                         f"the game has no tab named '{table.tab}' "
+            problems.add(wanted, None, None,
+                         f"the game has no tab named '{wanted}' "
                          f"(it has: {', '.join(raw.tables) or 'none'})")
             continue
         df = raw.tables[name]
@@ -78,7 +84,8 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
             tables[table.tab] = validate_table(table, df, problems)
     if any(t.tab not in tables for t in all_tables(ruleset)):
         problems.raise_if_any()
-    meta = read_meta(tables[GAME_TAB], problems)
+    meta = read_meta(tables[GAME_TAB], problems, raw.meta)
+    meta["tab_names"] = tab_names
     wanted = values.text(meta.get("ruleset"))
     if wanted and values.fold(wanted) != ruleset.name:
         problems.add(GAME_TAB, None, "value",
@@ -93,6 +100,16 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
         raise
     problems.raise_if_any()
     return Prepared(state, world)
+
+
+def _orders_tab(raw: GameState) -> str:
+    """The Game tab's 'orders tab' setting, or 'Orders'."""
+    game = raw.tables.get(find_tab(raw.tables, GAME_TAB) or "")
+    if game is not None and len(game.columns) >= 2:
+        for key, value in zip(game.iloc[:, 0].tolist(), game.iloc[:, 1].tolist()):
+            if values.fold(values.text(key)) == "orders tab" and values.text(value):
+                return values.text(value)
+    return ORDERS_TAB
 
 
 def _with_formula_text(df: pd.DataFrame) -> pd.DataFrame:
@@ -110,7 +127,18 @@ def _with_formula_text(df: pd.DataFrame) -> pd.DataFrame:
 def read_orders(ruleset: Ruleset, prepared: Prepared) -> ParsedOrders:
     emails = getattr(prepared.world, "emails", dict)()
     reader = OrderReader(ruleset.order_kinds, prepared.world.names(), emails)
-    return reader.read(prepared.state.tables[ORDERS_TAB], prepared.state.turn)
+    meta = prepared.state.meta
+    deadline = meta.get("deadline_at")
+
+    def in_time(stamp: Any) -> bool:
+        try:
+            posted = parse_deadline(stamp, meta["zone"], meta["sheet_zone"])
+        except BadValue:
+            return True  # an unreadable time is not a reason to hold an order back
+        return posted is None or posted <= deadline
+
+    return reader.read(prepared.state.tables[ORDERS_TAB], prepared.state.turn,
+                       in_time if deadline is not None else None)
 
 
 def dice_seed(state: GameState) -> int:

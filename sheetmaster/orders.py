@@ -6,7 +6,7 @@ and the rest of the turn goes on. Rows are taken top to bottom: that is the post
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,7 +94,10 @@ class OrderReader:
         self.players_email = players_email or {}
         self.authenticated = False
 
-    def read(self, df: pd.DataFrame, turn: int) -> ParsedOrders:
+    def read(self, df: pd.DataFrame, turn: int,
+             posted_by: Callable[[Any], bool] | None = None) -> ParsedOrders:
+        """This turn's orders. ``posted_by(timestamp)`` says whether a row's timestamp is in
+        time for this turn; rows posted later wait, untouched, for the next turn."""
         orders: list[Order] = []
         rejected: list[OrderResult] = []
         blank_turn: list[int] = []
@@ -107,6 +110,10 @@ class OrderReader:
         for row, record in zip(df.index.tolist(), records):
             if all(values.is_blank(record.get(c)) for c in input_columns):
                 continue  # an empty row is not an order
+            stamp = record.get("timestamp")
+            if posted_by is not None and not values.is_blank(stamp) and not posted_by(stamp) \
+                    and values.is_blank(record.get(TURN)):
+                continue  # posted after the deadline: it belongs to the next turn
             row = int(row)
             turn_cell = record.get(TURN)
             if values.is_blank(turn_cell):

@@ -37,6 +37,8 @@ class Column:
     owned: bool = False
     #: the tab is still valid without this column (it is then read as all blank).
     optional: bool = False
+    #: other headers accepted for it, e.g. a Google Form's "Email Address".
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,8 @@ def match_columns(table: Table, df: pd.DataFrame, problems: Problems) -> pd.Data
     by_fold = {values.fold(str(c)): c for c in df.columns}
     renames: dict[Any, str] = {}
     for col in table.columns:
-        found = by_fold.get(values.fold(col.name))
+        found = next((by_fold[values.fold(n)] for n in (col.name, *col.aliases)
+                      if values.fold(n) in by_fold), None)
         if found is None:
             if not col.optional:
                 have = ", ".join(repr(str(c)) for c in df.columns if str(c).strip()) or "none"

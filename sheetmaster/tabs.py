@@ -38,6 +38,8 @@ SETTINGS: dict[str, tuple[Any, str]] = {
     "timezone": ("UTC", "time zone of the deadline, e.g. America/New_York"),
     "turn length (hours)": ("", "hours between deadlines; the deadline moves on after a resolve"),
     "last dice seed": ("", "the dice seed of the last resolved turn (filled in by sheetmaster)"),
+    "orders tab": ("", "the tab orders are read from, if not 'Orders' (e.g. a Google Form's "
+                       "'Form Responses 1')"),
 }
 
 LOG = Table(
@@ -66,7 +68,9 @@ def orders_table(ruleset_columns: tuple[Column, ...]) -> Table:
             Column(ORDER, Kind.RAW, "the kind of order (pick from the list)"),
             *ruleset_columns,
             Column("email", Kind.RAW, "verified sender address (form intake only)",
-                   optional=True),
+                   optional=True, aliases=("email address",)),
+            Column("timestamp", Kind.RAW, "when the order was posted (form intake); orders "
+                   "posted after the deadline wait for the next turn", optional=True),
             Column(RESULT, Kind.RAW, "filled in by sheetmaster", owned=True),
             Column(REASON, Kind.RAW, "filled in by sheetmaster", owned=True),
         ),
@@ -75,9 +79,15 @@ def orders_table(ruleset_columns: tuple[Column, ...]) -> Table:
     )
 
 
-def read_meta(game: pd.DataFrame, problems: Problems) -> dict[str, Any]:
-    """Game settings from the validated Game tab; checks turn, deadline and time zone."""
+def read_meta(game: pd.DataFrame, problems: Problems,
+              store_meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Game settings from the validated Game tab; checks turn, deadline and time zone.
+
+    ``store_meta`` is what the store knows (e.g. the spreadsheet's own time zone, in which
+    date serial numbers are read).
+    """
     meta: dict[str, Any] = {key: default for key, (default, _) in SETTINGS.items()}
+    meta.update(store_meta or {})
     rows: dict[str, int] = {}
     for row, key, value in zip(game.index, game["setting"].tolist(), game["value"].tolist()):
         name = values.fold(key)
@@ -96,7 +106,12 @@ def read_meta(game: pd.DataFrame, problems: Problems) -> dict[str, Any]:
                      f"{values.show(meta['timezone'])} is not a time zone (e.g. Europe/Paris)")
         meta["zone"] = ZoneInfo("UTC")
     try:
-        meta["deadline_at"] = parse_deadline(meta["deadline"], meta["zone"])
+        meta["sheet_zone"] = ZoneInfo(meta.get("sheet_timezone") or values.text(
+            meta["timezone"]) or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        meta["sheet_zone"] = meta["zone"]
+    try:
+        meta["deadline_at"] = parse_deadline(meta["deadline"], meta["zone"], meta["sheet_zone"])
     except BadValue as exc:
         problems.add(GAME_TAB, rows.get("deadline"), "value", f"setting 'deadline': {exc}")
     if values.text(meta["turn length (hours)"]):
@@ -107,9 +122,22 @@ def read_meta(game: pd.DataFrame, problems: Problems) -> dict[str, Any]:
     return meta
 
 
-def parse_deadline(value: Any, zone: ZoneInfo) -> datetime | None:
+#: day 0 of spreadsheet date serial numbers (Google Sheets and Excel since 1900-03-01).
+_SERIAL_EPOCH = datetime(1899, 12, 30)
+
+
+def parse_deadline(value: Any, zone: ZoneInfo, sheet_zone: ZoneInfo | None = None
+                   ) -> datetime | None:
+    """A date and time: typed text, a datetime cell, or a date serial number.
+
+    Serial numbers are wall-clock time in the spreadsheet's zone (``sheet_zone``); text and
+    datetime cells without a zone are in the game's ``zone``.
+    """
     if values.is_blank(value):
         return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        moment = _SERIAL_EPOCH + timedelta(days=float(value))
+        return moment.replace(microsecond=0, tzinfo=sheet_zone or zone)
     if isinstance(value, datetime):
         moment = value
     else:

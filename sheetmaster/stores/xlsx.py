@@ -91,10 +91,11 @@ class XlsxStore:
         """Write the turn's changed cells; returns the backup's path, if one was made."""
         target = Path(out) if out else self.path
         book = openpyxl.load_workbook(self.path)
-        write_changes(book, cell_changes(ruleset, result))
+        names = result.before.meta.get("tab_names", {})
+        write_changes(book, cell_changes(ruleset, result), names)
         for table in all_tables(ruleset):
             if table.player_input:
-                formulas_to_text(book, table.tab)
+                formulas_to_text(book, names.get(table.tab, table.tab))
         kept = None
         if backup and target.exists() and target.resolve() == self.path.resolve():
             kept = backup_path(self.path, result.turn)
@@ -162,11 +163,14 @@ def formulas_to_text(book: openpyxl.Workbook, tab: str) -> None:
                 set_cell(cell, text)
 
 
-def write_changes(book: openpyxl.Workbook, changes: list[CellChange]) -> None:
+def write_changes(book: openpyxl.Workbook, changes: list[CellChange],
+                  tab_names: dict[str, str] | None = None) -> None:
+    """Set each changed cell; ``tab_names`` maps the game's tabs to the workbook's."""
     sheets = {values.fold(ws.title): ws for ws in book.worksheets}
     headers: dict[str, dict[str, int]] = {}
+    tab_names = tab_names or {}
     for change in changes:
-        ws = sheets.get(values.fold(change.tab))
+        ws = sheets.get(values.fold(tab_names.get(change.tab, change.tab)))
         if ws is None:
             raise StoreError(f"the workbook has no tab '{change.tab}'")
         cols = headers.get(ws.title)

@@ -1,0 +1,1 @@
+"""Performance benchmarks for sheetmaster (run them as scripts, see README.md)."""

@@ -1,0 +1,376 @@
+"""FakeSheetsServer: lifecycle, the gspread session/client, seeding and inspection helpers,
+fault and latency injection, request recording and the response path."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import random
+import socket
+import threading
+import time
+import traceback
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import requests
+
+from .a1 import _parse_cells
+from .api import _RestApi
+from .batch_metadata import _metadata_out
+from .errors import _FAULT_MESSAGES, _ApiError
+from .formulas import _Evaluator
+from .masks import _apply_mask, _parse_mask
+from .model import DEFAULT_COLS, DEFAULT_ROWS, _Book, _Cell, _now, _Sheet
+from .transport import (
+    DRIVE_ORIGIN,
+    SHEETS_ORIGIN,
+    RecordedRequest,
+    _Handler,
+    _HTTPServer,
+    _RewritingAdapter,
+)
+from .value_ranges import _value_range, _write
+from .values import _INPUT_OPTIONS, _json_value
+
+_FAULT_KINDS = (429, 500, 503, "timeout", "drop")
+
+
+class _Outcome(NamedTuple):
+    status: int
+    body: Any  # JSON-able, or None for an empty body
+
+
+class FakeSheetsServer(_RestApi):
+    """An in-memory Google Sheets API v4 served over HTTP on 127.0.0.1.
+
+    Use as a context manager (or call :meth:`start` / :meth:`stop`). Attributes you may set:
+
+    * ``latency`` -- seconds slept before every request is handled.
+    * ``fault_rate`` -- probability that a request gets a random fault from ``fault_kinds``
+      (seeded RNG: :meth:`seed`).
+    * ``fault_kinds`` -- kinds chosen by ``fault_rate``: 429, 500, 503 (error responses),
+      ``"timeout"`` (sleep ``timeout_delay`` seconds, then answer 504 DEADLINE_EXCEEDED) and
+      ``"drop"`` (close the connection without any response).
+    * ``timeout_delay`` -- seconds a ``"timeout"`` fault sleeps (set your client's timeout
+      below it).
+    * ``fault_after_apply`` -- False (default): a faulted request changes nothing. True: the
+      request is applied first and only its response is lost/replaced (a "timeout" then
+      answers the real response late).
+    """
+
+    def __init__(self, *, latency: float = 0.0, seed: int = 0):
+        self._lock = threading.RLock()
+        self._books: dict[str, _Book] = {}
+        self._denied: set[str] = set()
+        self._pending: list[Any] = []
+        self._rng = random.Random(seed)
+        self._ids = random.Random(f"ids:{seed}")
+        self._httpd: _HTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self.latency = latency
+        self.fault_rate = 0.0
+        self.fault_kinds: tuple[Any, ...] = _FAULT_KINDS
+        self.timeout_delay = 1.0
+        self.fault_after_apply = False
+        self.requests: list[RecordedRequest] = []
+        self.faults_injected: list[tuple[RecordedRequest, Any]] = []
+        self.internal_errors: list[str] = []
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def start(self) -> FakeSheetsServer:
+        if self._httpd is None:
+            httpd = _HTTPServer(("127.0.0.1", 0), _Handler)
+            httpd.fake = self
+            self._httpd = httpd
+            self._thread = threading.Thread(
+                target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                name="FakeSheetsServer", daemon=True,
+            )
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        httpd, self._httpd = self._httpd, None
+        if httpd is not None:
+            httpd.shutdown()
+            httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> FakeSheetsServer:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        self.start()
+        assert self._httpd is not None
+        return self._httpd.server_address[1]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def session(self) -> requests.Session:
+        """A requests.Session that sends Sheets (and Drive) API calls to this server."""
+        session = requests.Session()
+        session.trust_env = False
+        session.mount(SHEETS_ORIGIN, _RewritingAdapter(SHEETS_ORIGIN, self.url))
+        session.mount(DRIVE_ORIGIN, _RewritingAdapter(DRIVE_ORIGIN, self.url))
+        return session
+
+    def client(self) -> Any:
+        """``gspread.Client(auth=None, session=self.session())``."""
+        import gspread
+
+        return gspread.Client(auth=None, session=self.session())
+
+    # -- seeding and inspection --------------------------------------------------------------
+
+    def create_spreadsheet(
+        self,
+        title: str = "Untitled spreadsheet",
+        sheets: dict[str, list[list[Any]]] | Iterable[str] | None = None,
+        *,
+        time_zone: str = "Etc/GMT",
+        locale: str = "en_US",
+        rows: int = DEFAULT_ROWS,
+        cols: int = DEFAULT_COLS,
+        input_option: str = "RAW",
+        spreadsheet_id: str | None = None,
+    ) -> str:
+        """Create a spreadsheet; returns its id.
+
+        ``sheets`` maps tab titles to rows of values (or is a list of titles). Each grid is
+        ``rows`` x ``cols``, grown to fit the data. Values are stored as given
+        (``input_option="RAW"``) or parsed like typed text (``"USER_ENTERED"``: numbers,
+        TRUE/FALSE, ``=`` formulas). The first tab gets sheetId 0, like a new spreadsheet.
+        """
+        if input_option not in _INPUT_OPTIONS:
+            raise ValueError(f"input_option must be one of {_INPUT_OPTIONS}")
+        if sheets is None:
+            sheets = {"Sheet1": []}
+        elif not isinstance(sheets, dict):
+            sheets = {name: [] for name in sheets}
+        if not sheets:
+            raise ValueError("a spreadsheet needs at least one sheet")
+        with self._lock:
+            if spreadsheet_id is None:
+                alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+                spreadsheet_id = "1" + "".join(self._ids.choice(alphabet) for _ in range(43))
+            if spreadsheet_id in self._books:
+                raise ValueError(f"spreadsheet {spreadsheet_id} already exists")
+            book = _Book(spreadsheet_id, title, time_zone, locale)
+            for index, (name, data) in enumerate(sheets.items()):
+                if book.sheet_by_title(name) is not None:
+                    raise ValueError(f"duplicate sheet title {name!r}")
+                height = len(data)
+                width = max((len(row) for row in data), default=0)
+                sheet_id = 0 if index == 0 else book.new_id(s.id for s in book.sheets)
+                sheet = _Sheet(sheet_id, name, index, max(rows, height), max(cols, width))
+                try:
+                    _write(book, sheet, 0, 0, [list(row) for row in data], input_option)
+                except _ApiError as err:
+                    raise ValueError(err.message) from None
+                book.sheets.append(sheet)
+            self._books[spreadsheet_id] = book
+            return spreadsheet_id
+
+    def _book(self, spreadsheet_id: str) -> _Book:
+        book = self._books.get(spreadsheet_id)
+        if book is None:
+            raise KeyError(f"no spreadsheet {spreadsheet_id!r}")
+        return book
+
+    def _tab(self, spreadsheet_id: str, tab: str) -> tuple[_Book, _Sheet]:
+        book = self._book(spreadsheet_id)
+        sheet = next((s for s in book.sheets if s.title == tab), None)
+        if sheet is None:
+            raise KeyError(f"no tab {tab!r} in spreadsheet {spreadsheet_id!r}")
+        return book, sheet
+
+    def spreadsheet_ids(self) -> list[str]:
+        with self._lock:
+            return list(self._books)
+
+    def delete_spreadsheet(self, spreadsheet_id: str) -> None:
+        with self._lock:
+            self._books.pop(spreadsheet_id, None)
+
+    def set_values(self, spreadsheet_id: str, a1: str, rows: list[list[Any]],
+                   input_option: str = "RAW") -> None:
+        """Write values directly (no HTTP, no faults), growing the grid if needed."""
+        with self._lock:
+            book = self._book(spreadsheet_id)
+            try:
+                sheet, box = book.resolve(a1)
+                sheet.grid["rowCount"] = max(sheet.rows, box.r0 + len(rows))
+                width = max((len(row) for row in rows), default=0)
+                sheet.grid["columnCount"] = max(sheet.cols, box.c0 + width)
+                _write(book, sheet, box.r0, box.c0, [list(r) for r in rows], input_option)
+            except _ApiError as err:
+                raise ValueError(err.message) from None
+            book.modified = _now()
+
+    def values(self, spreadsheet_id: str, tab: str,
+               render: str = "UNFORMATTED_VALUE") -> list[list[Any]]:
+        """The tab's values like values.get returns them: trailing empty rows and cells
+        dropped, ``""`` for empty cells inside a row, numbers as int/float, booleans as bool
+        (with ``render="FORMATTED_VALUE"``: strings, ``"FORMULA"``: formula text)."""
+        with self._lock:
+            book, sheet = self._tab(spreadsheet_id, tab)
+            bounds = (0, sheet.rows, 0, sheet.cols)
+            out = _value_range(book, sheet, bounds, "ROWS", render, _Evaluator(book))
+            return out.get("values", [])
+
+    def cell(self, spreadsheet_id: str, tab: str, a1: str) -> dict[str, Any]:
+        """One cell: ``value`` (entered value; formula text for formulas, None when empty),
+        ``formula`` (bool), ``effective`` (computed value), ``note``, ``data_validation``."""
+        with self._lock:
+            book, sheet = self._tab(spreadsheet_id, tab)
+            box = _parse_cells(a1)
+            if box is None or not box.single:
+                raise ValueError(f"not a single cell: {a1!r}")
+            cell = sheet.cells.get((box.r0, box.c0)) or _Cell()
+            effective = _Evaluator(book).value(sheet, box.r0, box.c0)
+            return {
+                "value": cell.value,
+                "formula": cell.formula,
+                "effective": _json_value(effective),
+                "note": cell.note,
+                "data_validation": copy.deepcopy(cell.validation),
+            }
+
+    def grid_size(self, spreadsheet_id: str, tab: str) -> tuple[int, int]:
+        """(rowCount, columnCount) of a tab."""
+        with self._lock:
+            _book, sheet = self._tab(spreadsheet_id, tab)
+            return sheet.rows, sheet.cols
+
+    def metadata(self, spreadsheet_id: str, include_grid_data: bool = False) -> dict[str, Any]:
+        """What spreadsheets.get would answer (no HTTP, no access check)."""
+        with self._lock:
+            book = self._book(spreadsheet_id)
+            return self._spreadsheet_json(book, [], include_grid_data)
+
+    def developer_metadata(self, spreadsheet_id: str) -> list[dict[str, Any]]:
+        """Every developer metadata entry of the spreadsheet, whatever its location."""
+        with self._lock:
+            return [_metadata_out(m) for m in self._book(spreadsheet_id).metadata]
+
+    def deny(self, spreadsheet_id: str) -> None:
+        """Make the spreadsheet answer 403 PERMISSION_DENIED (not shared with the caller)."""
+        with self._lock:
+            self._denied.add(spreadsheet_id)
+
+    def allow(self, spreadsheet_id: str) -> None:
+        with self._lock:
+            self._denied.discard(spreadsheet_id)
+
+    # -- faults and counting ---------------------------------------------------------------
+
+    def seed(self, value: int) -> None:
+        """Reseed the RNG behind ``fault_rate``."""
+        with self._lock:
+            self._rng = random.Random(value)
+
+    def fail_next(self, n: int = 1, status: int | str = 429) -> None:
+        """Fault the next ``n`` requests: status 429/500/503 (or any 4xx/5xx), or
+        ``"timeout"`` or ``"drop"``."""
+        if not (status in ("timeout", "drop") or (isinstance(status, int) and status >= 400)):
+            raise ValueError(f"unsupported fault: {status!r}")
+        with self._lock:
+            self._pending.extend([status] * n)
+
+    def clear_faults(self) -> None:
+        with self._lock:
+            self._pending.clear()
+            self.fault_rate = 0.0
+
+    @property
+    def request_count(self) -> int:
+        with self._lock:
+            return len(self.requests)
+
+    def reset_counts(self) -> None:
+        with self._lock:
+            self.requests.clear()
+            self.faults_injected.clear()
+
+    # -- request handling --------------------------------------------------------------------
+
+    def _handle(self, handler: _Handler) -> None:
+        try:
+            length = int(handler.headers.get("Content-Length") or 0)
+            raw = handler.rfile.read(length) if length else b""
+        except (OSError, ValueError):
+            handler.close_connection = True
+            return
+        split = urlsplit(handler.path)
+        query = parse_qs(split.query, keep_blank_values=True)
+        record = RecordedRequest(handler.command, unquote(split.path), query)
+        with self._lock:
+            self.requests.append(record)
+        if self.latency:
+            time.sleep(self.latency)
+        with self._lock:
+            fault = self._pending.pop(0) if self._pending else None
+            if fault is None and self.fault_rate and self._rng.random() < self.fault_rate:
+                fault = self._rng.choice(list(self.fault_kinds))
+            if fault is not None:
+                self.faults_injected.append((record, fault))
+            after = self.fault_after_apply
+        outcome: _Outcome | None = None
+        if fault is None or after:
+            outcome = self._outcome(handler.command, split.path, query, raw)
+        if fault is None:
+            assert outcome is not None
+            self._send(handler, outcome)
+        elif fault == "drop":
+            handler.close_connection = True
+            with contextlib.suppress(OSError):
+                handler.connection.shutdown(socket.SHUT_RDWR)
+        elif fault == "timeout":
+            time.sleep(self.timeout_delay)
+            if outcome is None:
+                outcome = _Outcome(504, _ApiError(504, _FAULT_MESSAGES[504]).body())
+            self._send(handler, outcome)
+        else:
+            message = _FAULT_MESSAGES.get(fault, "Injected fault.")
+            self._send(handler, _Outcome(fault, _ApiError(fault, message).body()))
+
+    def _outcome(self, method: str, raw_path: str, query: dict[str, list[str]],
+                 raw: bytes) -> _Outcome:
+        try:
+            status, body = self._dispatch(method, raw_path, query, raw)
+            fields = query.get("fields")
+            if fields and isinstance(body, dict):
+                body = _apply_mask(body, _parse_mask(fields[-1]))
+            return _Outcome(status, body)
+        except _ApiError as err:
+            return _Outcome(err.code, err.body())
+        except Exception:  # a bug in the fake: answer 500 and keep the traceback
+            with self._lock:
+                self.internal_errors.append(traceback.format_exc())
+            return _Outcome(500, _ApiError(500, _FAULT_MESSAGES[500]).body())
+
+    @staticmethod
+    def _send(handler: _Handler, outcome: _Outcome) -> None:
+        data = b"" if outcome.body is None else json.dumps(outcome.body).encode()
+        try:
+            handler.send_response(outcome.status)
+            if outcome.body is not None:
+                handler.send_header("Content-Type", "application/json; charset=UTF-8")
+            handler.send_header("Content-Length", str(len(data)))
+            handler.end_headers()
+            handler.wfile.write(data)
+            handler.wfile.flush()
+        except OSError:
+            handler.close_connection = True

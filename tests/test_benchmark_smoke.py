@@ -1,0 +1,55 @@
+"""The scale benchmark runs end to end (quick sizes); no timings are asserted here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "claims_scale.py"
+
+
+def test_quick_benchmark_produces_a_result_table(tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    done = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "resolve s" in done.stdout and "peak MiB" in done.stdout
+    assert "XlsxStore.load" in done.stdout
+
+    report = json.loads(out.read_text(encoding="utf-8"))
+    sizes = report["sizes"]
+    assert [r["size"] for r in sizes] == [100, 1000]
+    for row in sizes:
+        assert row["players"] >= 2
+        assert row["orders"] > 0
+        assert row["applied"] + row["partial"] + row["rejected"] == row["orders"]
+        assert row["applied"] > 0 and row["rejected"] > 0
+        assert row["resolve_s"] > 0 and row["peak_mib"] > 0
+    assert sizes[1]["scaling"] in ("PASS", "FAIL")
+    io = report["io"]
+    assert io["size"] == 1000
+    assert io["sheetmaster_load_s"] > 0 and io["pandas_openpyxl_load_s"] > 0
+    assert io["save_s"] > 0 and io["cells_changed"] > 0
+
+
+def test_synthetic_game_covers_every_order_kind() -> None:
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import claims_scale
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    game = claims_scale.generate_game(1000)
+    assert game.players == 10
+    kinds = {row["order"] for row in game.orders}
+    assert kinds == {"claim war territory", "claim neutral territory", "propose transfer",
+                     "accept transfer", "commit dice", "build armies"}
+    assert game.order_mix["malformed"] > 0
+    territories = {t["territory"]: t for t in game.tables["Territories"]}
+    for name, row in territories.items():
+        for column in ("borders", "waterways"):
+            for other in filter(None, row[column].split(", ")):
+                assert name in territories[other][column].split(", ")
+    again = claims_scale.generate_game(1000)
+    assert again.orders == game.orders and again.tables == game.tables

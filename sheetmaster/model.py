@@ -36,7 +36,7 @@ class GameState:
         return GameState({k: v.copy() for k, v in self.tables.items()}, dict(self.meta))
 
 
-@dataclass
+@dataclass(slots=True)
 class Order:
     """One parsed order row. ``seq`` is its posting order among this turn's orders."""
 
@@ -50,7 +50,7 @@ class Order:
         return f"{self.kind} (order row {self.row})"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class OrderResult:
     row: int
     player: str
@@ -59,7 +59,7 @@ class OrderResult:
     reason: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Event:
     """One line of the turn log: a change, an outcome, or a die roll.
 

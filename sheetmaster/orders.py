@@ -48,6 +48,10 @@ class OrderKind:
     aliases: tuple[str, ...] = ()
 
 
+#: first characters of a cell worth a closer look for a formula (leading spaces included).
+_FORMULA_STARTS = frozenset("=@+- \t\n")
+
+
 def _looks_like_formula(text: str) -> bool:
     """Text a spreadsheet would run as a formula: =..., @..., or +/- before a non-number."""
     if not text:
@@ -82,7 +86,7 @@ class ParsedOrders:
 class OrderReader:
     """Reads order rows for one ruleset and one game."""
 
-    def __init__(self, kinds: tuple[OrderKind, ...], names: Mapping[str, Mapping[str, str]],
+    def __init__(self, kinds: tuple[OrderKind, ...], names: Mapping[str, values.Names],
                  players_email: Mapping[str, str] | None = None) -> None:
         self.kinds = kinds
         self.by_name: dict[str, OrderKind] = {}
@@ -93,6 +97,7 @@ class OrderReader:
         self.kind_list = ", ".join(k.name for k in kinds)
         self.players_email = players_email or {}
         self.authenticated = False
+        self._plans: dict[str, list[tuple[Field, values.Names | None]]] = {}
 
     def read(self, df: pd.DataFrame, turn: int,
              posted_by: Callable[[Any], bool] | None = None) -> ParsedOrders:
@@ -102,14 +107,22 @@ class OrderReader:
         rejected: list[OrderResult] = []
         blank_turn: list[int] = []
         self.authenticated = "email" in df.columns and "email" not in df.attrs.get("absent", ())
+        self._players = self.names.get("player") or values.Names(())
         seen: dict[tuple, int] = {}
         rows_typed: list[RejectedRow] = []
-        columns = list(df.columns)
-        input_columns = [c for c in columns if c not in (RESULT, REASON)]
-        records = df.to_dict("records") if len(df) else []
-        for row, record in zip(df.index.tolist(), records):
-            if all(values.is_blank(record.get(c)) for c in input_columns):
+        absent = set(df.attrs.get("absent", ()))
+        columns = [c for c in df.columns if c not in absent]
+        data = {c: df[c].tolist() for c in columns}
+        n = len(df)
+        inputs = [c for c in columns if c not in (RESULT, REASON)]
+        results = data.get(RESULT) or [None] * n
+        players = data.get(PLAYER) or [None] * n
+        blank = values.is_blank
+        for i, (row, cells) in enumerate(zip(df.index.tolist(), zip(*(data[c] for c in inputs)))):
+            if blank(players[i]) and all(blank(v) for v in cells):
                 continue  # an empty row is not an order
+            record = dict(zip(inputs, cells))
+            record[RESULT] = results[i]
             stamp = record.get("timestamp")
             if posted_by is not None and not values.is_blank(stamp) and not posted_by(stamp) \
                     and values.is_blank(record.get(TURN)):
@@ -136,8 +149,7 @@ class OrderReader:
                 blank_turn.append(row)
             outcome = self._read_row(row, len(orders), record)
             if isinstance(outcome, Order):
-                key = (outcome.player, outcome.kind,
-                       tuple(sorted((k, _key_part(v)) for k, v in outcome.fields.items())))
+                key = (outcome.player, outcome.kind, *outcome.fields.values())
                 if key not in seen:
                     seen[key] = row
                     orders.append(outcome)
@@ -148,28 +160,26 @@ class OrderReader:
             rows_typed.append(RejectedRow(row, outcome.player, outcome.kind, record))
         return ParsedOrders(orders, rejected, blank_turn, rows_typed)
 
+    def _name(self, category: str, text: str) -> str | None:
+        lookup = self.names.get(category)
+        return lookup.get(text) if lookup is not None else None
+
     def _reject(self, row: int, record: Mapping[str, Any], reason: str) -> OrderResult:
         """A rejected row, named by its player and order kind as far as they can be read."""
         player = values.text(record.get(PLAYER))
         kind = values.text(record.get(ORDER))
         known_kind = self.by_name.get(_kind_key(kind))
-        return OrderResult(row, self.names.get("player", {}).get(values.fold(player), player),
+        return OrderResult(row, self._name("player", player) or player,
                            known_kind.name if known_kind else kind, Status.REJECTED, reason)
 
     def _read_row(self, row: int, seq: int, record: Mapping[str, Any]) -> Order | OrderResult:
-        for column, cell in record.items():
-            if column in (RESULT, REASON) or not isinstance(cell, str):
-                continue
-            if _looks_like_formula(cell.strip()):
-                return self._reject(row, record, reasons.LOOKS_LIKE_FORMULA.say(
-                    column=column, value=values.show(cell.strip())))
         player_text = values.text(record.get(PLAYER))
         if not player_text:
             return self._reject(row, record, reasons.BLANK_PLAYER.say())
-        player = self.names.get("player", {}).get(values.fold(player_text))
+        player = self._players.get(player_text)
         if player is None:
-            return self._reject(row, record, reasons.UNKNOWN_PLAYER.say(
-                name=values.show(player_text)))
+            return self._reject(row, record, _formula_reason(PLAYER, player_text) or
+                                reasons.UNKNOWN_PLAYER.say(name=values.show(player_text)))
         sender_problem = self._check_sender(player, record)
         if sender_problem:
             return OrderResult(row, player, values.text(record.get(ORDER)), Status.REJECTED,
@@ -178,17 +188,32 @@ class OrderReader:
         if not kind_text:
             return OrderResult(row, player, "", Status.REJECTED,
                                reasons.BLANK_ORDER.say(kinds=self.kind_list))
-        kind = self.by_name.get(_kind_key(kind_text))
+        kind = self.by_name.get(kind_text) or self.by_name.get(_kind_key(kind_text))
         if kind is None:
-            return OrderResult(row, player, kind_text, Status.REJECTED, reasons.UNKNOWN_ORDER.say(
-                name=values.show(kind_text), kinds=self.kind_list))
+            return OrderResult(row, player, kind_text, Status.REJECTED,
+                               _formula_reason(ORDER, kind_text) or reasons.UNKNOWN_ORDER.say(
+                                   name=values.show(kind_text), kinds=self.kind_list))
         fields: dict[str, Any] = {}
-        for f in kind.fields:
+        for f, lookup in self._plan(kind):
+            cell = record.get(f.column)
+            # The common case first: a name typed exactly as the game writes it.
+            found = lookup.get(cell) if lookup is not None and type(cell) is str else None
+            if found is not None:
+                fields[f.column] = found
+                continue
             try:
-                fields[f.column] = self._read_field(kind, f, record.get(f.column))
+                fields[f.column] = self._read_field(kind, f, cell)
             except BadValue as exc:
                 return OrderResult(row, player, kind.name, Status.REJECTED, str(exc))
         return Order(row=row, seq=seq, player=player, kind=kind.name, fields=fields)
+
+    def _plan(self, kind: OrderKind) -> list[tuple[Field, values.Names | None]]:
+        """Each field of ``kind`` with the name lookup it uses (cached per kind)."""
+        plan = self._plans.get(kind.name)
+        if plan is None:
+            plan = [(f, self.names.get(f.names) if f.names else None) for f in kind.fields]
+            self._plans[kind.name] = plan
+        return plan
 
     def _check_sender(self, player: str, record: Mapping[str, Any]) -> str:
         """With authenticated intake (an 'email' column), the sender must be the player."""
@@ -216,18 +241,29 @@ class OrderReader:
                                                      problem="must be at least 1"))
             return number
         text = values.text(cell)
+        problem = _formula_reason(f.column, text)
+        if problem:
+            raise BadValue(problem)
         if f.names is None:
             return text
-        found = self.names.get(f.names, {}).get(values.fold(text))
+        found = self._name(f.names, text)
         if found is None:
             raise BadValue(reasons.UNKNOWN_NAME.say(column=f.column, what=f.names,
                                                     name=values.show(text)))
         return found
 
 
+def _formula_reason(column: str, text: str) -> str:
+    """Why text a player typed is refused as a formula ('' if it is not one).
+
+    Only cells an order uses are looked at: the player, the order and its fields. A name typed
+    exactly as the game writes it is never a formula, so the check runs off the common path.
+    """
+    if text[:1] in _FORMULA_STARTS and _looks_like_formula(text.strip()):
+        return reasons.LOOKS_LIKE_FORMULA.say(column=column, value=values.show(text.strip()))
+    return ""
+
+
 def _kind_key(text: str) -> str:
     return values.fold(text.replace("_", " ").replace("-", " "))
 
-
-def _key_part(value: Any) -> Any:
-    return values.fold(value) if isinstance(value, str) else value

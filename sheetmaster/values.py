@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 _WHOLE = re.compile(r"[0-9]+")
@@ -21,11 +22,11 @@ class BadValue(ValueError):
 
 
 def is_blank(value: Any) -> bool:
-    if value is None:
+    if value is None or value == "":
         return True
-    if isinstance(value, float) and math.isnan(value):
-        return True
-    return isinstance(value, str) and not value.strip()
+    if type(value) is str:
+        return not value.strip()
+    return isinstance(value, float) and math.isnan(value)
 
 
 def show(value: Any) -> str:
@@ -38,6 +39,8 @@ def show(value: Any) -> str:
 
 def text(value: Any) -> str:
     """The cell as trimmed text ('' for blank). Whole floats lose their '.0'."""
+    if type(value) is str:
+        return value.strip()
     if is_blank(value):
         return ""
     if isinstance(value, float) and value.is_integer():
@@ -51,6 +54,11 @@ def whole_number(value: Any, *, blank: int | None = None, strict: bool = False) 
     ``strict`` is for player-typed amounts: only plain digits without leading zeros, so
     "007", "1,2", "+3" and "ten" are refused rather than guessed at.
     """
+    kind = type(value)
+    if kind is float and value >= 0 and value.is_integer():
+        return int(value)
+    if kind is int and value >= 0:
+        return value
     if is_blank(value):
         if blank is None:
             raise BadValue("is blank; write a whole number")
@@ -98,9 +106,46 @@ def name_list(value: Any) -> list[str]:
     raw = text(value)
     if not raw:
         return []
-    return [part for part in _LIST_SPLIT.split(raw) if part]
+    if ";" in raw or "\n" in raw:
+        return [part for part in _LIST_SPLIT.split(raw) if part]
+    return [part for part in (p.strip() for p in raw.split(",")) if part]
 
 
 def fold(name: str) -> str:
     """The form names are compared in: case and surrounding spaces do not matter."""
     return " ".join(name.split()).casefold()
+
+
+class Names:
+    """Finds a name as the game writes it, from any spelling that folds the same.
+
+    Exact spellings are found without folding; the folded index is only built on the first
+    miss, which matters when a million orders name a million territories.
+    """
+
+    __slots__ = ("_exact", "_folded")
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._exact: dict[str, str] = {name: name for name in names}
+        self._folded: dict[str, str] | None = None
+
+    def get(self, text: str) -> str | None:
+        found = self._exact.get(text)
+        if found is None:
+            if self._folded is None:
+                folded: dict[str, str] = {}
+                for name in self._exact:
+                    folded.setdefault(fold(name), name)
+                self._folded = folded
+            found = self._folded.get(fold(text))
+        return found
+
+    def exact(self, text: str) -> str | None:
+        """The name if ``text`` is spelt exactly as the game writes it."""
+        return self._exact.get(text)
+
+    def __contains__(self, text: str) -> bool:
+        return self.get(text) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._exact)

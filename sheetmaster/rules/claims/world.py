@@ -16,7 +16,7 @@ import pandas as pd
 from sheetmaster import values
 from sheetmaster.model import GameState
 from sheetmaster.schema import Problems
-from sheetmaster.values import BadValue
+from sheetmaster.values import BadValue, Names
 
 from .tables import GOLD, PLAYERS, STANDARD_RESOURCES, TERRITORIES, WAR_RESULTS, WARS
 
@@ -30,7 +30,13 @@ class Territory:
     owner: str  # '' = neutral
     resource: str  # '' | 'gold' | a standard resource | a special resource's name
     capital_of: str
-    neighbours: tuple[str, ...]  # land borders and waterways
+    borders: tuple[str, ...]
+    waterways: tuple[str, ...]
+
+    @property
+    def neighbours(self) -> tuple[str, ...]:
+        """Territories reached by a land border or a waterway."""
+        return self.borders + self.waterways
 
 
 @dataclass(slots=True)
@@ -86,16 +92,17 @@ class ClaimsWorld:
         self.may_claim_from: dict[str, set[str]] = {}
         self.special_resources: dict[str, str] = {}  # folded -> as written
         self.outcomes: list[WarOutcome] = []
+        self.territory_names = Names(())
 
     # -- lookups for reading orders ------------------------------------------------------
-    def names(self) -> dict[str, dict[str, str]]:
-        items = {values.fold(x): x for x in (GOLD, *STANDARD_RESOURCES, "armies", "territory")}
-        items.update(self.special_resources)
+    def names(self) -> dict[str, Names]:
+        items = [GOLD, *STANDARD_RESOURCES, "armies", "territory",
+                 *self.special_resources.values()]
         return {
-            "player": {values.fold(p): p for p in self.players},
-            "territory": {values.fold(t): t for t in self.territories},
-            "item": items,
-            "war": {key: war.name for key, war in self.wars.items()},
+            "player": Names(self.players),
+            "territory": self.territory_names,
+            "item": Names(items),
+            "war": Names(war.name for war in self.wars.values()),
         }
 
     def emails(self) -> dict[str, str]:
@@ -201,60 +208,72 @@ def _load_players(world: ClaimsWorld, df: pd.DataFrame, problems: Problems) -> N
 
 def _load_territories(world: ClaimsWorld, df: pd.DataFrame, problems: Problems) -> None:
     tab = TERRITORIES.tab
-    players = {values.fold(p): p for p in world.players}
-    known = {values.fold(t): t for t in df["territory"].tolist() if t}
-    rows = df.index.tolist()
+    players = Names(world.players)
+    player_exact = players.exact
+    known = world.territory_names = Names(t for t in df["territory"].tolist() if t)
+    exact = known.exact
     standard = {GOLD, *STANDARD_RESOURCES}
-    links: dict[str, tuple[str, ...]] = {}
+
+    def linked(name: str, row: int, column: str, cell: str) -> tuple[str, ...]:
+        if not cell:
+            return ()
+        parts = cell.split(",") if ";" not in cell and "\n" not in cell else \
+            values.name_list(cell)
+        found = []
+        for other in parts:
+            other = other.strip()
+            canonical = exact(other) or (known.get(other) if other else "")
+            if canonical and canonical != name:
+                found.append(canonical)
+            elif canonical is None:
+                problems.add(tab, row, column, f"'{other}' is not a territory in this tab")
+            elif canonical:
+                problems.add(tab, row, column, f"'{name}' cannot border itself")
+        return tuple(found)
+
+    territories = world.territories
+    count = world.count
     for row, name, owner, resource, capital, borders, water in zip(
-            rows, *(df[c].tolist() for c in
-                    ("territory", "owner", "resource", "capital of", "borders", "waterways"))):
+            df.index.tolist(), *(df[c].tolist() for c in
+                                 ("territory", "owner", "resource", "capital of", "borders",
+                                  "waterways"))):
         if not name:
             continue
-        owner_name = _player(players, owner, tab, row, "owner", problems)
-        capital_name = _player(players, capital, tab, row, "capital of", problems)
-        kind = values.fold(resource) if resource else ""
-        if kind and kind not in standard:
-            kind = world.special_resources.setdefault(kind, resource)
-        neighbours: list[str] = []
-        for column, cell in (("borders", borders), ("waterways", water)):
-            for other in values.name_list(cell):
-                found = known.get(values.fold(other))
-                if found is None:
-                    problems.add(tab, row, column, f"'{other}' is not a territory in this tab")
-                elif found == name:
-                    problems.add(tab, row, column, f"'{name}' cannot border itself")
-                else:
-                    neighbours.append(found)
-            links[(name, column)] = tuple(values.fold(x) for x in values.name_list(cell))
-        world.territories[name] = Territory(name, row, owner_name, kind, capital_name,
-                                            tuple(dict.fromkeys(neighbours)))
+        owner_name = (player_exact(owner) or _player(players, owner, tab, row, "owner",
+                                                     problems)) if owner else ""
+        capital_name = _player(players, capital, tab, row, "capital of", problems) \
+            if capital else ""
+        kind = ""
+        if resource:
+            kind = values.fold(resource)
+            if kind not in standard:
+                kind = world.special_resources.setdefault(kind, resource)
+        territories[name] = Territory(name, row, owner_name, kind, capital_name,
+                                      linked(name, row, "borders", borders),
+                                      linked(name, row, "waterways", water))
         if owner_name:
-            world.count[owner_name] += 1
-    _check_symmetric(world, links, problems)
+            count[owner_name] += 1
+    _check_symmetric(world, problems)
 
 
-def _check_symmetric(world: ClaimsWorld, links: dict, problems: Problems) -> None:
+def _check_symmetric(world: ClaimsWorld, problems: Problems) -> None:
     """A border or waterway listed on one side must be listed on the other."""
-    folded = {name: values.fold(name) for name in world.territories}
-    by_fold = {f: n for n, f in folded.items()}
-    for (name, column), others in links.items():
-        for other in others:
-            back = by_fold.get(other)
-            if back is None or back == name:
-                continue
-            if folded[name] not in links.get((back, column), ()):
-                problems.add(TERRITORIES.tab, world.territories[name].row, column,
-                             f"'{name}' lists '{back}', but '{back}' (row "
-                             f"{world.territories[back].row}) does not list '{name}' in "
-                             f"its {column}")
+    territories = world.territories
+    for column in ("borders", "waterways"):
+        for name, territory in territories.items():
+            for other in getattr(territory, column):
+                if name not in getattr(territories[other], column):
+                    problems.add(TERRITORIES.tab, territory.row, column,
+                                 f"'{name}' lists '{other}', but '{other}' (row "
+                                 f"{territories[other].row}) does not list '{name}' in "
+                                 f"its {column}")
 
 
-def _player(players: dict[str, str], cell: str, tab: str, row: int, column: str,
+def _player(players: Names, cell: str, tab: str, row: int, column: str,
             problems: Problems) -> str:
     if not cell:
         return ""
-    found = players.get(values.fold(cell))
+    found = players.get(cell)
     if found is None:
         problems.add(tab, row, column, f"'{cell}' is not a player in the Players tab")
         return ""
@@ -262,7 +281,7 @@ def _player(players: dict[str, str], cell: str, tab: str, row: int, column: str,
 
 
 def _load_wars(world: ClaimsWorld, df: pd.DataFrame, problems: Problems) -> None:
-    players = {values.fold(p): p for p in world.players}
+    players = Names(world.players)
     for row, war, side, members, ended in zip(
             df.index.tolist(), *(df[c].tolist() for c in ("war", "side", "members", "ended"))):
         if not war or not side:
@@ -287,7 +306,7 @@ def _load_war_results(world: ClaimsWorld, df: pd.DataFrame, turn: int,
                       problems: Problems) -> None:
     """ "a player can make claims on territory belonging to players he has defeated on the
     turn after he defeated them, and this claim only persists for one turn." """
-    players = {values.fold(p): p for p in world.players}
+    players = Names(world.players)
     by_war: dict[str, list[tuple[list[str], str]]] = {}
     for row, t, war, members, outcome in zip(
             df.index.tolist(), *(df[c].tolist() for c in

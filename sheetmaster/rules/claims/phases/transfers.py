@@ -33,6 +33,8 @@ class Deal:
     accepts: list[Order] = field(default_factory=list)
     #: why the deal cannot go through before it is even tried ('' if it can).
     broken: str = ""
+    #: everyone who gives or receives, once all the proposal's rows are read.
+    parties: set[str] = field(default_factory=set)
 
     def involved(self) -> set[str]:
         return {p for o in self.items for p in (o.fields["from"], o.fields["to"])}
@@ -71,12 +73,15 @@ def _collect_deals(ctx: Context) -> dict[str, Deal]:
         deal = deals.get(values.fold(values.text(rejected.record.get("deal"))))
         if deal is not None and deal.proposer == rejected.player:
             deal.broken = deal.broken or f"row {rejected.row} was rejected"
+    for deal in deals.values():
+        deal.parties = deal.involved()
     for order in ctx.orders(ACCEPT):
-        deal = deals.get(values.fold(order.fields["deal"]))
+        key = values.fold(order.fields["deal"])
+        deal = deals.get(key)
         if deal is None:
             ctx.resolve(order, Status.REJECTED, reasons.NO_SUCH_DEAL.say(
                 deal=values.show(order.fields["deal"])))
-        elif order.player not in deal.involved():
+        elif order.player not in deal.parties:
             ctx.resolve(order, Status.REJECTED, reasons.NOT_INVOLVED.say(
                 deal=values.show(deal.name)))
         else:
@@ -86,7 +91,7 @@ def _collect_deals(ctx: Context) -> dict[str, Deal]:
 
 def _settle(ctx: Context, deal: Deal) -> None:
     world: ClaimsWorld = ctx.world
-    involved = deal.involved()
+    involved = deal.parties
     missing = sorted(involved - {deal.proposer} - {o.player for o in deal.accepts})
     if deal.items and deal.proposer not in involved:
         why = reasons.NOT_INVOLVED.say(deal=values.show(deal.name))

@@ -1,0 +1,292 @@
+"""The Google Sheets store: a whole turn in three HTTP requests, retried safely.
+
+1. ``spreadsheets.batchUpdate`` that adds this run's lock (spreadsheet developer metadata)
+   and returns the spreadsheet's properties: tab titles, sheet ids, grid sizes, time zone,
+   and every lock present, so a run that finds another live lock backs off;
+2. one ``values.batchGet`` of every tab, unformatted (numbers as numbers, text as text, dates
+   as serial numbers converted with the spreadsheet's time zone);
+3. one ``spreadsheets.batchUpdate`` that grows grids where rows are added, writes every
+   changed cell (text as ``stringValue``, so it can never become a formula; cleared cells as
+   empty) and removes the lock: atomic, all or nothing.
+
+Every request is idempotent or identified by this run's id, so tenacity retries them on 408,
+429, 5xx and connection errors with jittered exponential back-off under an overall deadline.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from typing import Any, TypeVar
+
+import requests
+from gspread.exceptions import APIError
+from tenacity import (
+    RetryError,
+    Retrying,
+    retry_if_exception,
+    stop_after_delay,
+    wait_random_exponential,
+)
+
+from sheetmaster import values
+from sheetmaster.model import GameState, TurnResult
+from sheetmaster.report import CellChange, cell_changes
+from sheetmaster.ruleset import Ruleset
+from sheetmaster.stores.base import StoreError
+from sheetmaster.stores.google_auth import redact
+from sheetmaster.stores.xlsx import read_sheet_rows
+
+LOCK_KEY = "sheetmaster-lock"
+#: a lock older than this was left by a run that died; it no longer holds.
+LOCK_STALE_SECONDS = 30 * 60
+RETRY_STATUS = {408, 429, 500, 502, 503, 504}
+T = TypeVar("T")
+
+
+def _retryable(exc: BaseException) -> bool:
+    if isinstance(exc, APIError):
+        return _status(exc) in RETRY_STATUS
+    return isinstance(exc, (requests.ConnectionError, requests.Timeout))
+
+
+def _status(exc: APIError) -> int:
+    code = getattr(exc, "code", None)
+    if isinstance(code, int):
+        return code
+    response = getattr(exc, "response", None)
+    return getattr(response, "status_code", 0) or 0
+
+
+@dataclass
+class RetryPolicy:
+    """Jittered exponential back-off, given up after ``deadline`` seconds in all."""
+
+    deadline: float = 300.0
+    first_wait: float = 0.5
+    max_wait: float = 30.0
+    attempts: int = field(default=0, init=False)
+
+    def call(self, what: str, request: Callable[[], T]) -> T:
+        retrying = Retrying(
+            retry=retry_if_exception(_retryable),
+            wait=wait_random_exponential(multiplier=self.first_wait, max=self.max_wait),
+            stop=stop_after_delay(self.deadline),
+            reraise=False,
+        )
+        try:
+            for attempt in retrying:
+                with attempt:
+                    self.attempts += 1
+                    return request()
+        except RetryError as exc:
+            last = exc.last_attempt.exception()
+            raise StoreError(f"Google Sheets kept failing while {what} for "
+                             f"{self.deadline:.0f} s ({_describe(last)}); nothing more was "
+                             f"sent, try again later") from None
+        except APIError as exc:
+            raise StoreError(f"Google Sheets refused {what}: {_describe(exc)}") from None
+        raise AssertionError("unreachable")
+
+
+def _describe(exc: BaseException | None) -> str:
+    if isinstance(exc, APIError):
+        error = getattr(exc, "error", {}) or {}
+        status = error.get("status") or ""
+        message = error.get("message") or str(exc)
+        return redact(f"{_status(exc)} {status}: {message}".strip())
+    return redact(f"{type(exc).__name__}: {exc}") if exc else "unknown error"
+
+
+@dataclass
+class Tab:
+    title: str
+    sheet_id: int
+    rows: int
+    columns: int
+    header: list[str] = field(default_factory=list)
+
+
+class SheetsStore:
+    """A game kept in a Google Sheet, read and written through gspread's HTTP client."""
+
+    def __init__(self, spreadsheet_id: str, client: Any, *, retry: RetryPolicy | None = None,
+                 run_id: str | None = None) -> None:
+        self.spreadsheet_id = spreadsheet_id
+        self.http = client.http_client
+        self.retry = retry or RetryPolicy()
+        self.run_id = run_id or secrets.token_hex(8)
+        self.tabs: dict[str, Tab] = {}
+        self.time_zone = "UTC"
+        self.lock_ids: list[int] = []
+        self.stale_lock_ids: list[int] = []
+
+    # -- request 1: lock and metadata ------------------------------------------------------
+    def lock(self) -> None:
+        """Take the game's lock and learn its tabs; raises if another run holds it."""
+        now = int(time.time())
+        body = {
+            "requests": [{"createDeveloperMetadata": {"developerMetadata": {
+                "metadataKey": LOCK_KEY, "metadataValue": f"{self.run_id} {now}",
+                "location": {"spreadsheet": True}, "visibility": "PROJECT"}}}],
+            "includeSpreadsheetInResponse": True,
+            "responseIncludeGridData": False,
+        }
+        reply = self.retry.call("taking the game's lock", lambda: self.http.batch_update(
+            self.spreadsheet_id, body))
+        book = reply.get("updatedSpreadsheet") or {}
+        self._learn(book)
+        mine, others = [], []
+        for meta in book.get("developerMetadata") or []:
+            if meta.get("metadataKey") != LOCK_KEY:
+                continue
+            run, _, since = (meta.get("metadataValue") or "").partition(" ")
+            entry = (int(meta["metadataId"]), run, int(since or 0))
+            (mine if run == self.run_id else others).append(entry)
+        self.lock_ids = [m[0] for m in mine]
+        live = [o for o in others if now - o[2] < LOCK_STALE_SECONDS]
+        self.stale_lock_ids = [o[0] for o in others if now - o[2] >= LOCK_STALE_SECONDS]
+        if live:
+            self.unlock()
+            since = datetime.fromtimestamp(min(o[2] for o in live), timezone.utc)
+            raise StoreError(f"another sheetmaster run has been resolving this game since "
+                             f"{since:%Y-%m-%d %H:%M} UTC; this run stops without changes")
+
+    def _learn(self, book: dict[str, Any]) -> None:
+        self.time_zone = (book.get("properties") or {}).get("timeZone") or "UTC"
+        for sheet in book.get("sheets") or []:
+            props = sheet.get("properties") or {}
+            grid = props.get("gridProperties") or {}
+            self.tabs[props.get("title", "")] = Tab(props.get("title", ""),
+                                                    int(props.get("sheetId", 0)),
+                                                    int(grid.get("rowCount", 0)),
+                                                    int(grid.get("columnCount", 0)))
+
+    def unlock(self) -> None:
+        """Remove this run's lock (and stale ones) without writing anything else."""
+        requests_ = self._unlock_requests()
+        if requests_:
+            self.retry.call("releasing the game's lock", lambda: self.http.batch_update(
+                self.spreadsheet_id, {"requests": requests_}))
+        self.lock_ids = []
+
+    def _unlock_requests(self) -> list[dict[str, Any]]:
+        return [{"deleteDeveloperMetadata": {"dataFilter": {"developerMetadataLookup": {
+            "metadataId": mid}}}} for mid in self.lock_ids + self.stale_lock_ids]
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the lock for the block; a block that fails still releases it."""
+        self.lock()
+        try:
+            yield
+        finally:
+            if self.lock_ids:
+                with contextlib.suppress(StoreError):
+                    self.unlock()
+
+    # -- request 2: read -------------------------------------------------------------------
+    def load(self) -> GameState:
+        """Every tab in one values.batchGet, unformatted, dates converted in the sheet's zone."""
+        if not self.tabs:
+            raise StoreError("the lock must be taken (which reads the tab list) before loading")
+        titles = list(self.tabs)
+        params = {"valueRenderOption": "UNFORMATTED_VALUE",
+                  "dateTimeRenderOption": "SERIAL_NUMBER", "majorDimension": "ROWS"}
+        reply = self.retry.call("reading the game", lambda: self.http.values_batch_get(
+            self.spreadsheet_id, [_quote(t) for t in titles], params=params))
+        tables = {}
+        for title, value_range in zip(titles, reply.get("valueRanges") or []):
+            rows = [list(r) for r in value_range.get("values") or []]
+            tables[title] = read_sheet_rows(rows)
+            self.tabs[title].header = [values.fold(values.text(h)) for h in (rows[0] if rows
+                                                                            else [])]
+        return GameState(tables, {"sheet_timezone": self.time_zone})
+
+    # -- request 3: write ------------------------------------------------------------------
+    def save(self, ruleset: Ruleset, result: TurnResult) -> int:
+        """Write every changed cell and release the lock in one atomic batchUpdate.
+
+        Returns the number of cells written.
+        """
+        names = result.before.meta.get("tab_names", {})
+        changes = [replace(c, tab=names.get(c.tab, c.tab)) for c in cell_changes(ruleset, result)]
+        body = {"requests": self._grow_requests(changes) + self._cell_requests(changes) +
+                self._unlock_requests()}
+        self.retry.call("writing the turn", lambda: self.http.batch_update(
+            self.spreadsheet_id, body))
+        self.lock_ids = []
+        return len(changes)
+
+    def _column(self, change: CellChange) -> tuple[Tab, int]:
+        tab = self._tab(change.tab)
+        folded = values.fold(change.column)
+        if folded not in tab.header:
+            raise StoreError(f"tab '{tab.title}' has no column '{change.column}'")
+        return tab, tab.header.index(folded)
+
+    def _tab(self, name: str) -> Tab:
+        for title, tab in self.tabs.items():
+            if values.fold(title) == values.fold(name):
+                return tab
+        raise StoreError(f"the spreadsheet has no tab '{name}'")
+
+    def _grow_requests(self, changes: list[CellChange]) -> list[dict[str, Any]]:
+        """Grids grow to an absolute size (idempotent, unlike appendDimension)."""
+        need: dict[str, int] = defaultdict(int)
+        for change in changes:
+            need[self._tab(change.tab).title] = max(need[self._tab(change.tab).title],
+                                                    change.row)
+        out = []
+        for title, rows in need.items():
+            tab = self.tabs[title]
+            if rows > tab.rows:
+                tab.rows = rows + 100
+                out.append({"updateSheetProperties": {
+                    "properties": {"sheetId": tab.sheet_id,
+                                   "gridProperties": {"rowCount": tab.rows}},
+                    "fields": "gridProperties.rowCount"}})
+        return out
+
+    def _cell_requests(self, changes: list[CellChange]) -> list[dict[str, Any]]:
+        """One updateCells per run of consecutive changed rows in one column."""
+        by_column: dict[tuple[int, int], dict[int, Any]] = defaultdict(dict)
+        for change in changes:
+            tab, column = self._column(change)
+            by_column[(tab.sheet_id, column)][change.row] = change.after
+        out = []
+        for (sheet_id, column), cells in sorted(by_column.items()):
+            rows = sorted(cells)
+            start = 0
+            while start < len(rows):
+                end = start
+                while end + 1 < len(rows) and rows[end + 1] == rows[end] + 1:
+                    end += 1
+                out.append({"updateCells": {
+                    "start": {"sheetId": sheet_id, "rowIndex": rows[start] - 1,
+                              "columnIndex": column},
+                    "rows": [{"values": [{"userEnteredValue": cell_value(cells[r])}]}
+                             for r in rows[start:end + 1]],
+                    "fields": "userEnteredValue"}})
+                start = end + 1
+        return out
+
+
+def cell_value(value: Any) -> dict[str, Any]:
+    """A cell's userEnteredValue: text is always stringValue (never a formula)."""
+    if values.is_blank(value):
+        return {}
+    if isinstance(value, bool):
+        return {"boolValue": value}
+    if isinstance(value, (int, float)):
+        return {"numberValue": value}
+    return {"stringValue": str(value)}
+
+
+def _quote(title: str) -> str:
+    return "'" + title.replace("'", "''") + "'"

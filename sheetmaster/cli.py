@@ -7,16 +7,16 @@ import sys
 import time
 from pathlib import Path
 
-from sheetmaster import rules, values
-from sheetmaster.engine import CHECK_WORDS, check, find_tab, resolve
-from sheetmaster.model import GameState, Status
+from sheetmaster import rules
+from sheetmaster.engine import CHECK_WORDS, check, resolve
+from sheetmaster.model import Status
 from sheetmaster.report import format_diff, format_results, player_report
-from sheetmaster.ruleset import Ruleset
+from sheetmaster.runs import Mode, ruleset_of, run_turn
 from sheetmaster.schema import StateError
 from sheetmaster.stores.base import StoreError
+from sheetmaster.stores.google_auth import CredentialsError, redact
 from sheetmaster.stores.xlsx import XlsxStore, locked
 from sheetmaster.stores.xlsx_layout import write_new_workbook
-from sheetmaster.tabs import GAME_TAB
 from sheetmaster.testing.builder import build_state
 from sheetmaster.turns import deadline_problem
 
@@ -56,23 +56,6 @@ class Progress:
         return _Step()
 
 
-def _ruleset_of(state: GameState) -> Ruleset:
-    tab = find_tab(state.tables, GAME_TAB)
-    if tab is None:
-        raise StoreError(f"the workbook has no '{GAME_TAB}' tab, so its ruleset is unknown "
-                         f"(tabs: {', '.join(state.tables) or 'none'})")
-    game = state.tables[tab]
-    settings = {values.fold(values.text(r.get("setting", ""))): r.get("value")
-                for r in game.to_dict("records")}
-    name = values.text(settings.get("ruleset"))
-    if not name:
-        raise StoreError(f"tab '{GAME_TAB}' has no 'ruleset' setting")
-    try:
-        return rules.get(name)
-    except KeyError as exc:
-        raise StoreError(str(exc.args[0])) from None
-
-
 def cmd_new(args: argparse.Namespace) -> int:
     ruleset = rules.get(args.ruleset)
     path = Path(args.file)
@@ -95,13 +78,47 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sheet_store(args: argparse.Namespace):
+    from sheetmaster.stores.gsheets import SheetsStore
+    from sheetmaster.stores.gsheets_client import open_client
+
+    return SheetsStore(args.sheet, open_client(args.credentials))
+
+
+def _sheet_run(args: argparse.Namespace, mode: Mode) -> int:
+    store = _sheet_store(args)
+    progress = Progress(args.quiet)
+    with progress.step(f"{mode.value} on Google Sheet {args.sheet}"):
+        outcome = run_turn(store, mode, dry_run=getattr(args, "dry_run", False),
+                           force=getattr(args, "force", False), seed=getattr(args, "seed", None))
+    if outcome.result is None:
+        print(f"nothing to do: {outcome.waiting}")
+        return 0
+    result, ruleset = outcome.result, outcome.ruleset
+    print(format_results(result, CHECK_WORDS if mode is Mode.CHECK else None))
+    if mode is Mode.CHECK:
+        return 0
+    if not outcome.written:
+        print("\nWhat would change, per player:")
+        print(format_diff(ruleset, result))
+        print("\n(dry run: nothing was written)")
+        return 0
+    report = Path(args.report or f"turn-{result.turn}-report.md")
+    report.write_text(player_report(ruleset, result), encoding="utf-8")
+    print(f"resolved turn {result.turn}; the game is now on turn {result.turn + 1}. "
+          f"Turn report: {report}")
+    return 0
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    store = XlsxStore(args.file)
+    if args.sheet:
+        return _sheet_run(args, Mode.CHECK)
+    store = XlsxStore(_file(args))
     progress = Progress(args.quiet)
     with locked(store.path):
         with progress.step(f"reading {store.path}"):
             state = store.load()
-        ruleset = _ruleset_of(state)
+        ruleset = ruleset_of(state)
         with progress.step("checking orders"):
             result = check(ruleset, state)
         print(format_results(result, CHECK_WORDS))
@@ -112,13 +129,21 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _file(args: argparse.Namespace) -> str:
+    if not args.file:
+        raise StoreError("name the game: a .xlsx file, or --sheet SPREADSHEET_ID")
+    return args.file
+
+
 def cmd_resolve(args: argparse.Namespace) -> int:
-    store = XlsxStore(args.file)
+    if args.sheet:
+        return _sheet_run(args, Mode.RESOLVE)
+    store = XlsxStore(_file(args))
     progress = Progress(args.quiet)
     with locked(store.path):
         with progress.step(f"reading {store.path}"):
             state = store.load()
-        ruleset = _ruleset_of(state)
+        ruleset = ruleset_of(state)
         with progress.step(f"resolving with the {ruleset.name} rules"):
             result = resolve(ruleset, state, seed=args.seed)
         problem = deadline_problem(result.before.meta)
@@ -147,13 +172,42 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_nightly(args: argparse.Namespace) -> int:
+    """The scheduled run: resolves only a due turn, exactly once."""
+    return _sheet_run(args, Mode.SCHEDULED)
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    from sheetmaster.stores.google_auth import service_account_email
+    from sheetmaster.stores.gsheets_init import plan_init, read_existing
+
+    ruleset = rules.get(args.rules)
+    store = _sheet_store(args)
+    editors = list(args.editor or [])
+    credentials = getattr(store.http, "auth", None)
+    editors.append(service_account_email(credentials))
+    with store.locked():
+        existing = read_existing(store)
+        plan = plan_init(store, ruleset, editors=editors, form_tab=args.form_tab,
+                         existing=existing)
+        store.apply(plan.requests, "laying out the sheet")
+    print(f"laid out {args.sheet} for the {ruleset.name} rules.")
+    if plan.added_tabs:
+        print(f"  added tabs: {', '.join(plan.added_tabs)}")
+    if plan.kept_tabs:
+        print(f"  kept as they were: {', '.join(plan.kept_tabs)}")
+    if plan.protected:
+        print(f"  protected (GM and sheetmaster only): {', '.join(plan.protected)}")
+    return 0
+
+
 def cmd_golden(args: argparse.Namespace) -> int:
     import yaml
 
     from sheetmaster.testing.golden import capture_case
 
     state = XlsxStore(args.file).load()
-    ruleset = _ruleset_of(state)
+    ruleset = ruleset_of(state)
     case = capture_case(ruleset, state, args.rule, seed=args.seed)
     text = yaml.safe_dump(case, sort_keys=False, allow_unicode=True, width=100)
     Path(args.out).write_text(text, encoding="utf-8")
@@ -169,6 +223,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
             for phase in ruleset.phases:
                 print(f"    {phase.key}. {phase.title}")
     return 0
+
+
+def _sheet_options(p: argparse.ArgumentParser, required: bool = False) -> None:
+    p.add_argument("--sheet", required=required, metavar="SPREADSHEET_ID",
+                   help="a Google Sheet's id (from its address) instead of a file")
+    p.add_argument("--credentials", metavar="FILE",
+                   help="a service account key file (default: SHEETMASTER_SERVICE_ACCOUNT_JSON, "
+                        "SHEETMASTER_CREDENTIALS_FILE, or Application Default Credentials)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -190,7 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Check this turn's orders without resolving anything: each "
                                    "order row's result becomes 'ok' or 'would be rejected' with "
                                    "the reason, as things stand now.")
-    p.add_argument("file", help="the game's .xlsx file")
+    p.add_argument("file", nargs="?", help="the game's .xlsx file (or use --sheet)")
+    _sheet_options(p)
     p.add_argument("--out", help="write to this file instead of updating the game in place")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     p.set_defaults(run=cmd_check)
@@ -200,7 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "and reason on every order row, every change and die in "
                                    "the Log tab, turn + 1. A backup of the workbook as it was "
                                    "is kept, and the file is replaced atomically.")
-    p.add_argument("file", help="the game's .xlsx file")
+    p.add_argument("file", nargs="?", help="the game's .xlsx file (or use --sheet)")
+    _sheet_options(p)
     p.add_argument("--dry-run", action="store_true",
                    help="print the results and what would change per player; write nothing")
     p.add_argument("--out", help="write the resolved game to this file; the original stays")
@@ -209,6 +273,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="resolve even before the deadline")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     p.set_defaults(run=cmd_resolve)
+
+    p = sub.add_parser("nightly", help="the scheduled run: resolve a Google Sheet's turn if due",
+                       description="Resolve the game's turn only if its deadline has passed "
+                                   "and the turn is not resolved yet; otherwise do nothing. "
+                                   "Safe to run twice, late, or twice at once.")
+    _sheet_options(p, required=True)
+    p.add_argument("--dry-run", action="store_true", help="print what would happen only")
+    p.add_argument("--report", help="where to write the players' turn report (markdown)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    p.set_defaults(run=cmd_nightly)
+
+    p = sub.add_parser("init", help="lay out a Google Sheet for a new game",
+                       description="Add the ruleset's tabs with headers, frozen header rows, "
+                                   "dropdowns and a how-to tab to a Google Sheet; protect the "
+                                   "state tabs so only the GM and the service account edit them. "
+                                   "Tabs that already hold data are left alone.")
+    _sheet_options(p, required=True)
+    p.add_argument("--rules", required=True, help="which rules the game plays by")
+    p.add_argument("--editor", action="append",
+                   help="a GM's Google account e-mail allowed to edit the state tabs "
+                        "(repeat for several)")
+    p.add_argument("--form-tab", help="a linked Google Form's responses tab to read orders "
+                                      "from (rows must carry a verified e-mail)")
+    p.set_defaults(run=cmd_init)
 
     p = sub.add_parser("golden", help="turn this turn into a golden test case (YAML)",
                        description="Resolve the current turn in memory and write it as a "
@@ -234,9 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     except StateError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except (StoreError, KeyError) as exc:
+    except (StoreError, KeyError, CredentialsError) as exc:
         message = exc.args[0] if exc.args else str(exc)
-        print(f"error: {message}", file=sys.stderr)
+        print(f"error: {redact(str(message))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted; the game file was not changed", file=sys.stderr)

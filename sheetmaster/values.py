@@ -31,6 +31,8 @@ def is_blank(value: Any) -> bool:
 
 def show(value: Any) -> str:
     """A cell value quoted for a message, e.g. ``'ten'``; long text is cut."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     text = str(value)
     if len(text) > 40:
         text = text[:37] + "..."

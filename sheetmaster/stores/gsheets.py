@@ -208,6 +208,12 @@ class SheetsStore:
                                                                             else [])]
         return GameState(tables, {"sheet_timezone": self.time_zone})
 
+    def apply(self, requests_: list[dict[str, Any]], what: str) -> None:
+        """Send ``requests_`` and release the lock, in one atomic batchUpdate."""
+        body = {"requests": requests_ + self._unlock_requests()}
+        self.retry.call(what, lambda: self.http.batch_update(self.spreadsheet_id, body))
+        self.lock_ids = []
+
     # -- request 3: write ------------------------------------------------------------------
     def save(self, ruleset: Ruleset, result: TurnResult) -> int:
         """Write every changed cell and release the lock in one atomic batchUpdate.
@@ -216,11 +222,8 @@ class SheetsStore:
         """
         names = result.before.meta.get("tab_names", {})
         changes = [replace(c, tab=names.get(c.tab, c.tab)) for c in cell_changes(ruleset, result)]
-        body = {"requests": self._grow_requests(changes) + self._cell_requests(changes) +
-                self._unlock_requests()}
-        self.retry.call("writing the turn", lambda: self.http.batch_update(
-            self.spreadsheet_id, body))
-        self.lock_ids = []
+        self.apply(self._grow_requests(changes) + self._cell_requests(changes),
+                   "writing the turn")
         return len(changes)
 
     def _column(self, change: CellChange) -> tuple[Tab, int]:

@@ -16,6 +16,7 @@ import shutil
 import tempfile
 import zipfile
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from sheetmaster.stores.base import StoreError
 
 #: zip entries get this fixed time so the same turn gives the same bytes.
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+_MODIFIED = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)")
 _CELL_START = re.compile(rb'<c r="([A-Z]+)([0-9]+)"')
 _FORMULA = re.compile(rb"<f[^>]*?(?:/>|>(.*?)</f>)", re.S)
 _REL_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
@@ -78,6 +80,10 @@ class XlsxStore:
                                         for (row, col), text in formulas[name].items()
                                         if row >= 2 and col <= len(header)}
         return GameState(tables, {})
+
+    def locked(self) -> contextlib.AbstractContextManager[None]:
+        """One run at a time on this workbook."""
+        return locked(self.path)
 
     def has_drawings(self) -> bool:
         """Charts and images are the one thing openpyxl cannot carry over."""
@@ -197,9 +203,12 @@ def set_cell(cell: Any, value: Any) -> None:
 def save_atomically(book: openpyxl.Workbook, target: Path) -> None:
     """Save beside the target, make the bytes reproducible, fsync, then rename over it."""
     target = Path(target)
+    # openpyxl stamps "modified" with the clock; keep the workbook's own, so the same turn
+    # gives the same bytes.
+    modified = book.properties.modified or datetime(2026, 1, 1)
     with _temp_beside(target) as raw, _temp_beside(target) as final:
         book.save(raw)
-        normalize_zip(raw, final)
+        normalize_zip(raw, final, modified)
         mode = target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~_umask()
         os.chmod(final, mode)
         with open(final, "rb") as f:
@@ -219,14 +228,19 @@ def _umask() -> int:
     return mask
 
 
-def normalize_zip(src: Path, dst: Path) -> None:
-    """Rewrite a zip with fixed entry times so equal content gives equal bytes."""
+def normalize_zip(src: Path, dst: Path, modified: datetime | None = None) -> None:
+    """Rewrite a zip with fixed entry times (and ``modified`` as the document's modified
+    time) so equal content gives equal bytes."""
     with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
         for info in zin.infolist():
             fixed = zipfile.ZipInfo(info.filename, date_time=_ZIP_TIME)
             fixed.compress_type = zipfile.ZIP_DEFLATED
             fixed.external_attr = 0o600 << 16
-            zout.writestr(fixed, zin.read(info.filename))
+            data = zin.read(info.filename)
+            if info.filename == "docProps/core.xml" and modified is not None:
+                stamp = modified.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
+                data = _MODIFIED.sub(rb"\g<1>" + stamp + rb"\g<2>", data)
+            zout.writestr(fixed, data)
 
 
 @contextlib.contextmanager

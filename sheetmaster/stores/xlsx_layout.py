@@ -36,8 +36,9 @@ def write_new_workbook(ruleset: Ruleset, path: Path, state: GameState) -> None:
     for table in all_tables(ruleset):
         ws = book.create_sheet(table.tab)
         df = state.tables.get(table.tab)
-        columns = [c.name for c in table.columns if not c.optional or c.owned or (
-            df is not None and c.name in df.columns and df[c.name].notna().any())]
+        columns = [c.name for c in table.columns
+                   if (c.optional and c.owned) or (df is not None and c.name in df.columns)
+                   or (df is None and not c.optional)]
         _header(ws, table, columns)
         if df is not None:
             for row, record in zip(df.index.tolist(), df.to_dict("records")):

@@ -81,7 +81,7 @@ from .batch_update import ACCEPTED_NO_OP_REQUESTS, SUPPORTED_REQUESTS
 from .model import DEFAULT_COLS as DEFAULT_COLS
 from .model import DEFAULT_ROWS as DEFAULT_ROWS
 from .model import MAX_CELLS as MAX_CELLS
-from .server import FakeSheetsServer
+from .server import FakeSheetsServer, session_for
 from .transport import DRIVE_ORIGIN as DRIVE_ORIGIN
 from .transport import SHEETS_ORIGIN as SHEETS_ORIGIN
 from .transport import RecordedRequest
@@ -91,4 +91,5 @@ __all__ = [
     "FakeSheetsServer",
     "RecordedRequest",
     "SUPPORTED_REQUESTS",
+    "session_for",
 ]

@@ -43,6 +43,16 @@ class _Outcome(NamedTuple):
     body: Any  # JSON-able, or None for an empty body
 
 
+def session_for(url: str) -> requests.Session:
+    """A requests.Session that sends Sheets and Drive API calls to ``url`` instead of Google
+    (e.g. a FakeSheetsServer started by another process)."""
+    session = requests.Session()
+    session.trust_env = False
+    session.mount(SHEETS_ORIGIN, _RewritingAdapter(SHEETS_ORIGIN, url))
+    session.mount(DRIVE_ORIGIN, _RewritingAdapter(DRIVE_ORIGIN, url))
+    return session
+
+
 class FakeSheetsServer(_RestApi):
     """An in-memory Google Sheets API v4 served over HTTP on 127.0.0.1.
 
@@ -120,11 +130,7 @@ class FakeSheetsServer(_RestApi):
 
     def session(self) -> requests.Session:
         """A requests.Session that sends Sheets (and Drive) API calls to this server."""
-        session = requests.Session()
-        session.trust_env = False
-        session.mount(SHEETS_ORIGIN, _RewritingAdapter(SHEETS_ORIGIN, self.url))
-        session.mount(DRIVE_ORIGIN, _RewritingAdapter(DRIVE_ORIGIN, self.url))
-        return session
+        return session_for(self.url)
 
     def client(self) -> Any:
         """``gspread.Client(auth=None, session=self.session())``."""

@@ -1,0 +1,89 @@
+"""Running a turn against a store: the imperative shell around the pure engine.
+
+The same steps for a local workbook and for a Google Sheet: lock, read, decide whether the
+turn is due, resolve (or check), write. The CLI and the nightly job call these.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sheetmaster import rules, values
+from sheetmaster.engine import check, find_tab, prepare, resolve
+from sheetmaster.model import GameState, TurnResult
+from sheetmaster.ruleset import Ruleset
+from sheetmaster.stores.base import StoreError
+from sheetmaster.tabs import GAME_TAB
+from sheetmaster.turns import deadline_problem
+
+
+class Mode(enum.Enum):
+    CHECK = "check"
+    RESOLVE = "resolve"  # a GM's run: refuses before the deadline unless forced
+    SCHEDULED = "scheduled"  # the nightly job: quietly waits until the deadline has passed
+
+
+@dataclass
+class RunOutcome:
+    """What a run did: ``result`` is None when nothing was resolved (``waiting`` says why)."""
+
+    ruleset: Ruleset | None
+    result: TurnResult | None
+    waiting: str = ""
+    written: bool = False
+
+
+def ruleset_of(state: GameState) -> Ruleset:
+    """The ruleset a game plays by, from its Game tab's 'ruleset' setting."""
+    tab = find_tab(state.tables, GAME_TAB)
+    if tab is None:
+        raise StoreError(f"the game has no '{GAME_TAB}' tab, so its ruleset is unknown "
+                         f"(tabs: {', '.join(state.tables) or 'none'})")
+    game = state.tables[tab]
+    settings = {values.fold(values.text(r.get("setting", ""))): r.get("value")
+                for r in game.to_dict("records")}
+    name = values.text(settings.get("ruleset"))
+    if not name:
+        raise StoreError(f"tab '{GAME_TAB}' has no 'ruleset' setting")
+    try:
+        return rules.get(name)
+    except KeyError as exc:
+        raise StoreError(str(exc.args[0])) from None
+
+
+def decide(ruleset: Ruleset, state: GameState, mode: Mode, *, force: bool = False,
+           now: datetime | None = None) -> str:
+    """Why this run must not resolve the turn now ('' if it may).
+
+    A scheduled run needs a deadline: it resolves once the deadline has passed, and since a
+    resolve moves the deadline on, a second or late run finds the next turn not yet due.
+    """
+    if mode is Mode.CHECK or force:
+        return ""
+    meta = prepare(ruleset, state).state.meta
+    if mode is Mode.SCHEDULED and meta.get("deadline_at") is None:
+        return ("the Game tab has no deadline, so a scheduled run cannot tell whether the "
+                "turn is due; set 'deadline' (and 'turn length (hours)')")
+    return deadline_problem(meta, now)
+
+
+def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = False,
+             seed: int | None = None, now: datetime | None = None) -> RunOutcome:
+    """Lock, read, decide, resolve or check, and write, on any store."""
+    with store.locked():
+        state = store.load()
+        ruleset = ruleset_of(state)
+        waiting = decide(ruleset, state, mode, force=force or dry_run, now=now)
+        if waiting:
+            if mode is Mode.RESOLVE:
+                raise StoreError(waiting)
+            return RunOutcome(ruleset, None, waiting)
+        result = check(ruleset, state) if mode is Mode.CHECK else \
+            resolve(ruleset, state, seed=seed)
+        if dry_run:
+            return RunOutcome(ruleset, result)
+        store.save(ruleset, result)
+        return RunOutcome(ruleset, result, written=True)

@@ -1,0 +1,171 @@
+"""``sheetmaster init``: lay out a Google Sheet for a ruleset, in one atomic batchUpdate.
+
+Adds the missing tabs with their headers and frozen header rows, a "How to write orders" tab,
+dropdowns for order kinds and player names, the Game settings (ruleset, turn 1, a random dice
+seed, the spreadsheet's time zone), and protects the state tabs so that only the GM and the
+service account can edit them. Tabs that already hold data are left alone.
+
+With ``form_tab`` (a Google Form's responses tab, whose rows carry a Timestamp and a verified
+Email Address), orders are read from that tab; sheetmaster adds its turn/result/reason
+columns to it, and the Players tab gets an ``email`` column mapping addresses to players.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from sheetmaster import values
+from sheetmaster.engine import all_tables
+from sheetmaster.orders import PLAYER, REASON, RESULT, TURN
+from sheetmaster.ruleset import Ruleset
+from sheetmaster.schema import Table
+from sheetmaster.stores.gsheets import SheetsStore, cell_value
+from sheetmaster.tabs import GAME_TAB, ORDERS_TAB, SETTINGS
+
+HOWTO_TAB = "How to write orders"
+ORDER_ROWS = 5000
+
+
+@dataclass
+class InitPlan:
+    """What init will do, for the report and for tests."""
+
+    added_tabs: list[str] = field(default_factory=list)
+    kept_tabs: list[str] = field(default_factory=list)
+    protected: list[str] = field(default_factory=list)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+
+
+def plan_init(store: SheetsStore, ruleset: Ruleset, *, editors: list[str],
+              form_tab: str | None = None, existing: dict[str, list[list[Any]]]) -> InitPlan:
+    """The requests that lay the sheet out; ``existing`` is each tab's current values."""
+    plan = InitPlan()
+    next_id = max([t.sheet_id for t in store.tabs.values()] + [0]) + 1
+    tables = list(all_tables(ruleset))
+    for index, table in enumerate([None, *tables]):
+        title = HOWTO_TAB if table is None else table.tab
+        if table is not None and table.tab == ORDERS_TAB and form_tab:
+            plan.requests += _form_columns(store, table, form_tab, existing.get(form_tab, []))
+            plan.kept_tabs.append(form_tab)
+            continue
+        tab = _existing(store, title)
+        if tab is not None and existing.get(tab.title):
+            plan.kept_tabs.append(tab.title)
+            continue
+        if tab is None:
+            sheet_id = next_id
+            next_id += 1
+            plan.requests.append({"addSheet": {"properties": {
+                "sheetId": sheet_id, "title": title, "index": index,
+                "gridProperties": {"rowCount": ORDER_ROWS if title == ORDERS_TAB else 1000,
+                                   "columnCount": 26, "frozenRowCount": 1}}}})
+            plan.added_tabs.append(title)
+        else:
+            sheet_id = tab.sheet_id
+            plan.requests.append(_freeze(sheet_id))
+            plan.kept_tabs.append(title)
+        rows = _howto_rows(ruleset) if table is None else [_header(table, form_tab)]
+        if table is not None and table.tab == GAME_TAB:
+            rows += _game_rows(ruleset, store.time_zone, form_tab)
+        plan.requests.append(_write(sheet_id, 0, 0, rows))
+        if table is not None and not table.player_input and not table.append_only and \
+                table.tab != GAME_TAB:
+            plan.requests.append(_protect(sheet_id, title, editors))
+            plan.protected.append(title)
+        if table is not None and table.tab == ORDERS_TAB:
+            plan.requests += _dropdowns(ruleset, sheet_id, _header(table, None))
+    return plan
+
+
+def _existing(store: SheetsStore, title: str):
+    for name, tab in store.tabs.items():
+        if values.fold(name) == values.fold(title):
+            return tab
+    return None
+
+
+def _header(table: Table, form_tab: str | None) -> list[str]:
+    columns = [c.name for c in table.columns if not c.optional or c.owned]
+    if form_tab and table.key == PLAYER and "email" not in columns:
+        columns.append("email")
+    return columns
+
+
+def _game_rows(ruleset: Ruleset, time_zone: str, form_tab: str | None) -> list[list[Any]]:
+    chosen = {"ruleset": ruleset.name, "turn": 1, "seed": secrets.token_hex(12),
+              "timezone": time_zone, "orders tab": form_tab or ""}
+    return [[key, chosen.get(key, default), help_text]
+            for key, (default, help_text) in SETTINGS.items()]
+
+
+def _howto_rows(ruleset: Ruleset) -> list[list[Any]]:
+    rows: list[list[Any]] = [[f"How to write orders ({ruleset.title})"], []]
+    rows += [[paragraph] for paragraph in ruleset.howto]
+    rows += [[], ["order", "what it does", "columns to fill"]]
+    for kind in ruleset.order_kinds:
+        fields = ", ".join(f.column + ("" if f.required else " (optional)")
+                           for f in kind.fields)
+        rows.append([kind.name, kind.help, fields])
+    return rows
+
+
+def _form_columns(store: SheetsStore, table: Table, form_tab: str,
+                  rows: list[list[Any]]) -> list[dict[str, Any]]:
+    """Add sheetmaster's columns (turn, result, reason) right of a form's responses."""
+    tab = _existing(store, form_tab)
+    if tab is None:
+        raise ValueError(f"the spreadsheet has no tab '{form_tab}' (link the form first)")
+    header = [values.fold(values.text(h)) for h in (rows[0] if rows else [])]
+    missing = [c for c in (TURN, RESULT, REASON) if c not in header]
+    if not missing:
+        return []
+    return [_write(tab.sheet_id, 0, len(header), [missing])]
+
+
+def _write(sheet_id: int, row: int, column: int, rows: list[list[Any]]) -> dict[str, Any]:
+    return {"updateCells": {
+        "start": {"sheetId": sheet_id, "rowIndex": row, "columnIndex": column},
+        "rows": [{"values": [{"userEnteredValue": cell_value(v)} for v in r]} for r in rows],
+        "fields": "userEnteredValue"}}
+
+
+def _freeze(sheet_id: int) -> dict[str, Any]:
+    return {"updateSheetProperties": {
+        "properties": {"sheetId": sheet_id, "gridProperties": {"frozenRowCount": 1}},
+        "fields": "gridProperties.frozenRowCount"}}
+
+
+def _protect(sheet_id: int, title: str, editors: list[str]) -> dict[str, Any]:
+    return {"addProtectedRange": {"protectedRange": {
+        "range": {"sheetId": sheet_id},
+        "description": f"sheetmaster: {title} is changed only by the GM and sheetmaster",
+        "warningOnly": False,
+        "editors": {"users": sorted(set(e for e in editors if e))}}}}
+
+
+def _dropdowns(ruleset: Ruleset, sheet_id: int, header: list[str]) -> list[dict[str, Any]]:
+    out = []
+    kinds = [{"userEnteredValue": k.name} for k in ruleset.order_kinds]
+    players_tab = next((t.tab for t in ruleset.tables if t.key == PLAYER), None)
+    for column, name in enumerate(header):
+        if name == "order":
+            condition = {"type": "ONE_OF_LIST", "values": kinds}
+        elif name in (PLAYER, "from", "to") and players_tab:
+            condition = {"type": "ONE_OF_RANGE",
+                         "values": [{"userEnteredValue": f"='{players_tab}'!A2:A"}]}
+        else:
+            continue
+        out.append({"setDataValidation": {
+            "range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": ORDER_ROWS,
+                      "startColumnIndex": column, "endColumnIndex": column + 1},
+            "rule": {"condition": condition, "showCustomUi": True, "strict": False}}})
+    return out
+
+
+def read_existing(store: SheetsStore) -> dict[str, list[list[Any]]]:
+    """Each tab's current values (one batchGet), to tell empty tabs from the GM's data."""
+    state = store.load()
+    return {title: ([list(df.columns)] + df.values.tolist()) if len(df.columns) else []
+            for title, df in state.tables.items()}

@@ -77,17 +77,29 @@ def load_credentials(path: str | None = None, env: Mapping[str, str] | None = No
 
 
 def _from_file(path: str) -> Any:
-    import google.auth
-    from google.auth.exceptions import DefaultCredentialsError
+    """A service account key, or a Workload Identity Federation configuration file."""
+    from google.auth import identity_pool
+    from google.oauth2 import service_account
 
-    if not os.path.exists(path):
-        raise CredentialsError(f"credentials file {path} does not exist")
     try:
-        credentials, _ = google.auth.load_credentials_from_file(path, scopes=list(SCOPES))
-    except (DefaultCredentialsError, ValueError) as exc:
-        raise CredentialsError(f"credentials file {path} is not a Google key file: "
-                               f"{redact(str(exc))}") from None
-    return credentials
+        with open(path, encoding="utf-8") as f:
+            info = json.load(f)
+    except FileNotFoundError:
+        raise CredentialsError(f"credentials file {path} does not exist") from None
+    except (OSError, ValueError) as exc:
+        raise CredentialsError(f"credentials file {path} is not JSON "
+                               f"({type(exc).__name__})") from None
+    kind = info.get("type") if isinstance(info, dict) else None
+    try:
+        if kind == "service_account":
+            return service_account.Credentials.from_service_account_info(info, scopes=SCOPES)
+        if kind == "external_account":
+            return identity_pool.Credentials.from_info(info, scopes=SCOPES)
+    except (ValueError, KeyError) as exc:
+        raise CredentialsError(f"credentials file {path} holds a {kind} key sheetmaster "
+                               f"cannot use ({type(exc).__name__}: {redact(str(exc))})") from None
+    raise CredentialsError(f"credentials file {path} is not a service account key or a "
+                           f"workload identity configuration (type: {kind!r})")
 
 
 def service_account_email(credentials: Any) -> str:

@@ -54,6 +54,15 @@ def table_changes(table: Table, before: GameState, after: GameState) -> list[Cel
         for row, key, keep, was, value in zip(rows, keys, kept, was_col, new[col].tolist()):
             if keep and not _same(was, value):
                 changes.append(CellChange(table.tab, int(row), str(key or ""), col, was, value))
+    removed = sorted(old_rows - set(rows))
+    if removed:
+        # A table that shrank: its old rows are cleared, never left stale.
+        gone = old.loc[removed]
+        for col in [c.name for c in table.columns if c.name in gone.columns
+                    and c.name not in absent]:
+            for row, value in zip(removed, gone[col].tolist()):
+                if not _same(value, None):
+                    changes.append(CellChange(table.tab, int(row), "", col, value, None))
     added = [r for r, keep in zip(rows, kept) if not keep]
     if added:
         block = new.loc[added]

@@ -216,3 +216,21 @@ def test_form_intake_rejects_orders_sent_from_someone_elses_address(server, clai
     results = {r.row: r for r in outcome.result.results}
     assert results[2].status is Status.REJECTED and "not Avalon's address" in results[2].reason
     assert results[3].status is Status.APPLIED
+
+
+def test_rows_a_table_loses_are_cleared(server, claims, example_state):
+    """A ruleset whose table shrinks (armies destroyed, say) leaves no stale rows behind."""
+    from sheetmaster.model import TurnResult
+
+    sid = upload(server, example_state)
+    store = store_for(server, sid)
+    store.lock()
+    before = store.load()
+    result = resolve(claims, before, seed=1)
+    wars = result.after.tables["Wars"]
+    result.after.tables["Wars"] = wars.drop(index=wars.index[-2:])
+    shrunk = TurnResult(result.ruleset, result.turn, result.seed, result.before, result.after,
+                        result.results, result.events)
+    store.save(claims, shrunk)
+    rows = server.values(sid, "Wars")
+    assert len([r for r in rows if any(v not in ("", None) for v in r)]) == 1 + len(wars) - 2

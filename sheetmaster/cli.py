@@ -8,17 +8,16 @@ import time
 from pathlib import Path
 
 from sheetmaster import rules
-from sheetmaster.engine import CHECK_WORDS, check, resolve
+from sheetmaster.engine import CHECK_WORDS
 from sheetmaster.model import Status
 from sheetmaster.report import format_diff, format_results, player_report
 from sheetmaster.runs import Mode, ruleset_of, run_turn
 from sheetmaster.schema import StateError
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import CredentialsError, redact
-from sheetmaster.stores.xlsx import XlsxStore, locked
+from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.stores.xlsx_layout import write_new_workbook
 from sheetmaster.testing.builder import build_state
-from sheetmaster.turns import deadline_problem
 
 DESCRIPTION = """\
 sheetmaster resolves a play-by-post strategy game's turn from its spreadsheet, exactly by
@@ -85,96 +84,61 @@ def _sheet_store(args: argparse.Namespace):
     return SheetsStore(args.sheet, open_client(args.credentials))
 
 
-def _sheet_run(args: argparse.Namespace, mode: Mode) -> int:
-    store = _sheet_store(args)
-    progress = Progress(args.quiet)
-    with progress.step(f"{mode.value} on Google Sheet {args.sheet}"):
-        outcome = run_turn(store, mode, dry_run=getattr(args, "dry_run", False),
-                           force=getattr(args, "force", False), seed=getattr(args, "seed", None))
-    if outcome.result is None:
+def _store(args: argparse.Namespace, mode: Mode):
+    """The game the command names: a Google Sheet (--sheet) or a workbook file."""
+    if args.sheet:
+        return _sheet_store(args)
+    if not args.file:
+        raise StoreError("name the game: a .xlsx file, or --sheet SPREADSHEET_ID")
+    out = getattr(args, "out", None)
+    store = XlsxStore(args.file, out=out, backup=mode is not Mode.CHECK)
+    if mode is not Mode.CHECK and not args.dry_run and store.has_drawings():
+        print("warning: this workbook has charts or images, which cannot be kept when it "
+              "is rewritten", file=sys.stderr)
+    return store
+
+
+def _run(args: argparse.Namespace, mode: Mode) -> int:
+    """check, resolve and nightly, on either store."""
+    store = _store(args, mode)
+    outcome = run_turn(store, mode, dry_run=getattr(args, "dry_run", False),
+                       force=getattr(args, "force", False), seed=getattr(args, "seed", None),
+                       progress=Progress(args.quiet).step)
+    result, ruleset = outcome.result, outcome.ruleset
+    if result is None:
         print(f"nothing to do: {outcome.waiting}")
         return 0
-    result, ruleset = outcome.result, outcome.ruleset
+    print(f"turn {result.turn}: {len(result.results)} orders")
     print(format_results(result, CHECK_WORDS if mode is Mode.CHECK else None))
     if mode is Mode.CHECK:
+        bad = sum(r.status is Status.REJECTED for r in result.results)
+        print(f"{len(result.results)} orders checked, {bad} would be rejected.")
         return 0
     if not outcome.written:
         print("\nWhat would change, per player:")
         print(format_diff(ruleset, result))
         print("\n(dry run: nothing was written)")
         return 0
-    report = Path(args.report or f"turn-{result.turn}-report.md")
+    report = Path(args.report) if args.report else store.report_path(result.turn)
     report.write_text(player_report(ruleset, result), encoding="utf-8")
-    print(f"resolved turn {result.turn}; the game is now on turn {result.turn + 1}. "
-          f"Turn report: {report}")
-    return 0
-
-
-def cmd_check(args: argparse.Namespace) -> int:
-    if args.sheet:
-        return _sheet_run(args, Mode.CHECK)
-    store = XlsxStore(_file(args))
-    progress = Progress(args.quiet)
-    with locked(store.path):
-        with progress.step(f"reading {store.path}"):
-            state = store.load()
-        ruleset = ruleset_of(state)
-        with progress.step("checking orders"):
-            result = check(ruleset, state)
-        print(format_results(result, CHECK_WORDS))
-        with progress.step(f"writing results to {args.out or store.path}"):
-            store.save(ruleset, result, out=Path(args.out) if args.out else None, backup=False)
-    bad = sum(r.status is Status.REJECTED for r in result.results)
-    print(f"{len(result.results)} orders checked, {bad} would be rejected.")
-    return 0
-
-
-def _file(args: argparse.Namespace) -> str:
-    if not args.file:
-        raise StoreError("name the game: a .xlsx file, or --sheet SPREADSHEET_ID")
-    return args.file
-
-
-def cmd_resolve(args: argparse.Namespace) -> int:
-    if args.sheet:
-        return _sheet_run(args, Mode.RESOLVE)
-    store = XlsxStore(_file(args))
-    progress = Progress(args.quiet)
-    with locked(store.path):
-        with progress.step(f"reading {store.path}"):
-            state = store.load()
-        ruleset = ruleset_of(state)
-        with progress.step(f"resolving with the {ruleset.name} rules"):
-            result = resolve(ruleset, state, seed=args.seed)
-        problem = deadline_problem(result.before.meta)
-        if problem and not args.force and not args.dry_run:
-            raise StoreError(problem)
-        print(f"turn {result.turn}: {len(result.results)} orders")
-        print(format_results(result))
-        if args.dry_run:
-            print("\nWhat would change, per player:")
-            print(format_diff(ruleset, result))
-            print("\n(dry run: nothing was written)")
-            return 0
-        if store.has_drawings():
-            print("warning: this workbook has charts or images, which cannot be kept when "
-                  "it is rewritten", file=sys.stderr)
-        out = Path(args.out) if args.out else store.path
-        with progress.step(f"writing turn {result.turn + 1} to {out}"):
-            kept = store.save(ruleset, result, out=out)
-        report = Path(args.report) if args.report else \
-            out.parent / f"{out.stem}-turn-{result.turn}-report.md"
-        report.write_text(player_report(ruleset, result), encoding="utf-8")
     print(f"resolved turn {result.turn}; the game is now on turn {result.turn + 1}.")
-    if kept:
-        print(f"the workbook as it was before the turn is kept at {kept}")
+    if getattr(store, "kept", None):
+        print(f"the workbook as it was before the turn is kept at {store.kept}")
     print(f"turn report for the players: {report}")
     return 0
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    return _run(args, Mode.CHECK)
+
+
+def cmd_resolve(args: argparse.Namespace) -> int:
+    return _run(args, Mode.RESOLVE)
+
+
 def cmd_nightly(args: argparse.Namespace) -> int:
     """The scheduled run: resolves only a due turn, exactly once."""
-    return _sheet_run(args, Mode.SCHEDULED)
+    return _run(args, Mode.SCHEDULED)
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -256,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     _sheet_options(p)
     p.add_argument("--out", help="write to this file instead of updating the game in place")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
-    p.set_defaults(run=cmd_check)
+    p.set_defaults(run=cmd_check, dry_run=False)
 
     p = sub.add_parser("resolve", help="resolve the current turn and write the new state",
                        description="Resolve the current turn: every phase in order, a result "

@@ -6,17 +6,20 @@ turn is due, resolve (or check), write. The CLI and the nightly job call these.
 
 from __future__ import annotations
 
+import contextlib
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sheetmaster import rules, values
-from sheetmaster.engine import check, find_tab, prepare, resolve
+from sheetmaster.engine import check, find_tab, resolve
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.ruleset import Ruleset
+from sheetmaster.schema import Problems, validate_table
 from sheetmaster.stores.base import StoreError
-from sheetmaster.tabs import GAME_TAB
+from sheetmaster.tabs import GAME, GAME_TAB, read_meta
 from sheetmaster.turns import deadline_problem
 
 
@@ -34,6 +37,17 @@ class RunOutcome:
     result: TurnResult | None
     waiting: str = ""
     written: bool = False
+
+
+def game_settings(state: GameState) -> dict[str, Any]:
+    """The Game tab's settings alone (turn, deadline...), without reading the other tabs."""
+    tab = find_tab(state.tables, GAME_TAB)
+    if tab is None:
+        raise StoreError(f"the game has no '{GAME_TAB}' tab")
+    problems = Problems()
+    meta = read_meta(validate_table(GAME, state.tables[tab], problems), problems, state.meta)
+    problems.raise_if_any()
+    return meta
 
 
 def ruleset_of(state: GameState) -> Ruleset:
@@ -54,7 +68,7 @@ def ruleset_of(state: GameState) -> Ruleset:
         raise StoreError(str(exc.args[0])) from None
 
 
-def decide(ruleset: Ruleset, state: GameState, mode: Mode, *, force: bool = False,
+def decide(state: GameState, mode: Mode, *, force: bool = False,
            now: datetime | None = None) -> str:
     """Why this run must not resolve the turn now ('' if it may).
 
@@ -63,7 +77,7 @@ def decide(ruleset: Ruleset, state: GameState, mode: Mode, *, force: bool = Fals
     """
     if mode is Mode.CHECK or force:
         return ""
-    meta = prepare(ruleset, state).state.meta
+    meta = game_settings(state)
     if mode is Mode.SCHEDULED and meta.get("deadline_at") is None:
         return ("the Game tab has no deadline, so a scheduled run cannot tell whether the "
                 "turn is due; set 'deadline' (and 'turn length (hours)')")
@@ -71,19 +85,29 @@ def decide(ruleset: Ruleset, state: GameState, mode: Mode, *, force: bool = Fals
 
 
 def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = False,
-             seed: int | None = None, now: datetime | None = None) -> RunOutcome:
-    """Lock, read, decide, resolve or check, and write, on any store."""
+             seed: int | None = None, now: datetime | None = None,
+             progress: Callable[[str], contextlib.AbstractContextManager] | None = None
+             ) -> RunOutcome:
+    """Lock, read, decide, resolve or check, and write, on any store.
+
+    ``progress(what)`` is entered around each long step (the CLI prints them).
+    """
+    step = progress or (lambda what: contextlib.nullcontext())
     with store.locked():
-        state = store.load()
+        with step("reading the game"):
+            state = store.load()
         ruleset = ruleset_of(state)
-        waiting = decide(ruleset, state, mode, force=force or dry_run, now=now)
+        waiting = decide(state, mode, force=force or dry_run, now=now)
         if waiting:
             if mode is Mode.RESOLVE:
                 raise StoreError(waiting)
             return RunOutcome(ruleset, None, waiting)
-        result = check(ruleset, state) if mode is Mode.CHECK else \
-            resolve(ruleset, state, seed=seed)
+        with step(f"{'checking' if mode is Mode.CHECK else 'resolving'} with the "
+                  f"{ruleset.name} rules"):
+            result = check(ruleset, state) if mode is Mode.CHECK else \
+                resolve(ruleset, state, seed=seed)
         if dry_run:
             return RunOutcome(ruleset, result)
-        store.save(ruleset, result)
+        with step("writing the results"):
+            store.save(ruleset, result)
         return RunOutcome(ruleset, result, written=True)

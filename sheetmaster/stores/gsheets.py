@@ -22,6 +22,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any, TypeVar
 
 import requests
@@ -125,6 +126,10 @@ class SheetsStore:
         self.time_zone = "UTC"
         self.lock_ids: list[int] = []
         self.stale_lock_ids: list[int] = []
+
+    def report_path(self, turn: int) -> Path:
+        """Where the players' report of ``turn`` goes by default: the working folder."""
+        return Path(f"turn-{turn}-report.md")
 
     # -- request 1: lock and metadata ------------------------------------------------------
     def lock(self) -> None:

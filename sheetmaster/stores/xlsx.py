@@ -57,10 +57,23 @@ def read_sheet_rows(rows: list[list[Any]]) -> pd.DataFrame:
 
 
 class XlsxStore:
-    """A game kept in a local .xlsx file."""
+    """A game kept in a local .xlsx file.
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    ``out``: write the resolved game there and leave the file as it was; ``backup``: keep the
+    pre-turn workbook beside it when it is replaced (``kept`` says where).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, out: str | os.PathLike[str] | None
+                 = None, backup: bool = True) -> None:
         self.path = Path(path)
+        self.out = Path(out) if out else None
+        self.backup = backup
+        self.kept: Path | None = None
+
+    def report_path(self, turn: int) -> Path:
+        """Where the players' report of ``turn`` goes by default: beside the game."""
+        target = self.out or self.path
+        return target.parent / f"{target.stem}-turn-{turn}-report.md"
 
     def load(self) -> GameState:
         if not self.path.exists():
@@ -93,9 +106,10 @@ class XlsxStore:
                        for n in z.namelist())
 
     def save(self, ruleset: Ruleset, result: TurnResult, *, out: Path | None = None,
-             backup: bool = True) -> Path | None:
+             backup: bool | None = None) -> Path | None:
         """Write the turn's changed cells; returns the backup's path, if one was made."""
-        target = Path(out) if out else self.path
+        target = Path(out) if out else (self.out or self.path)
+        backup = self.backup if backup is None else backup
         book = openpyxl.load_workbook(self.path)
         names = result.before.meta.get("tab_names", {})
         write_changes(book, cell_changes(ruleset, result), names)
@@ -108,6 +122,7 @@ class XlsxStore:
             kept.parent.mkdir(exist_ok=True)
             shutil.copy2(self.path, kept)
         save_atomically(book, target)
+        self.kept = kept
         return kept
 
 

@@ -82,11 +82,21 @@ def player_names(count: int) -> list[str]:
     return [f"Nation {i + 1:0{width}d}" for i in range(count)]
 
 
-def generate_game(territories: int, seed: int = SEED) -> SyntheticGame:
-    """A realistic, deterministic claims game at turn 2 with ~``territories`` orders."""
+def generate_game(territories: int, seed: int = SEED, *, players: int | None = None,
+                  orders: int | None = None) -> SyntheticGame:
+    """A realistic, deterministic claims game at turn 2 with ~``territories`` orders.
+
+    ``players`` (default ``max(2, territories // 100)``) and ``orders`` (about how many order
+    rows; default ``territories``) override the usual proportions, e.g. for a game with more
+    nations and orders per territory; the defaults give exactly the usual game.
+    """
     n = territories
     if n < 4:
         raise ValueError("a game needs at least 4 territories")
+    if players is not None and not 2 <= players <= n:
+        raise ValueError("a game needs at least 2 players, and no more than territories")
+    if orders is not None and orders < 1:
+        raise ValueError("orders must be at least 1")
     rng = random.Random(f"sheetmaster-claims-scale:{n}:{seed}")
     names = [f"T{i + 1}" for i in range(n)]
 
@@ -115,7 +125,7 @@ def generate_game(territories: int, seed: int = SEED) -> SyntheticGame:
             link(water, a, b)
 
     # Realms: every player starts from a capital and grows, until ~70% of the land is owned.
-    n_players = max(2, n // 100)
+    n_players = max(2, n // 100) if players is None else players
     pnames = player_names(n_players)
     owner = [-1] * n
     capitals = rng.sample(range(n), n_players)
@@ -221,7 +231,8 @@ def generate_game(territories: int, seed: int = SEED) -> SyntheticGame:
     ended_wars = [r["war"] for r in war_rows if r["ended"] == "yes"]
     plan = _OrderPlan(rng, names, pnames, borders, water, owner, owned_by, resource_of)
     activity = [rng.uniform(0.6, 1.4) for _ in range(n_players)]
-    scale = n / sum(activity)  # every row counts for the nation that wrote it, so ~n rows
+    # every row counts for the nation that wrote it, so ~n (or ~orders) rows
+    scale = (n if orders is None else orders) / sum(activity)
     for p in range(n_players):
         budget = max(4, round(activity[p] * scale))
         plan.player_turn(p, budget, armies[p], fights.get(p, []), winners.get(p, []),

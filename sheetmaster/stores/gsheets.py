@@ -20,7 +20,7 @@ import secrets
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
@@ -37,7 +37,7 @@ from tenacity import (
 
 from sheetmaster import values
 from sheetmaster.model import GameState, TurnResult
-from sheetmaster.report import CellChange, cell_changes
+from sheetmaster.report import cell_changes
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import redact
@@ -226,16 +226,27 @@ class SheetsStore:
         Returns the number of cells written.
         """
         names = result.before.meta.get("tab_names", {})
-        changes = [replace(c, tab=names.get(c.tab, c.tab)) for c in cell_changes(ruleset, result)]
-        self.apply(self._grow_requests(changes) + self._cell_requests(changes),
-                   "writing the turn")
+        changes = cell_changes(ruleset, result)
+        columns: dict[tuple[str, str], tuple[Tab, int]] = {}
+        cells: dict[tuple[int, int], dict[int, Any]] = defaultdict(dict)
+        last_row: dict[int, int] = defaultdict(int)
+        for change in changes:
+            where = columns.get((change.tab, change.column))
+            if where is None:
+                where = columns[(change.tab, change.column)] = self._column(
+                    names.get(change.tab, change.tab), change.column)
+            tab, column = where
+            cells[(tab.sheet_id, column)][change.row] = change.after
+            if change.row > last_row[tab.sheet_id]:
+                last_row[tab.sheet_id] = change.row
+        self.apply(self._grow_requests(last_row) + _cell_requests(cells), "writing the turn")
         return len(changes)
 
-    def _column(self, change: CellChange) -> tuple[Tab, int]:
-        tab = self._tab(change.tab)
-        folded = values.fold(change.column)
+    def _column(self, tab_name: str, column: str) -> tuple[Tab, int]:
+        tab = self._tab(tab_name)
+        folded = values.fold(column)
         if folded not in tab.header:
-            raise StoreError(f"tab '{tab.title}' has no column '{change.column}'")
+            raise StoreError(f"tab '{tab.title}' has no column '{column}'")
         return tab, tab.header.index(folded)
 
     def _tab(self, name: str) -> Tab:
@@ -244,15 +255,11 @@ class SheetsStore:
                 return tab
         raise StoreError(f"the spreadsheet has no tab '{name}'")
 
-    def _grow_requests(self, changes: list[CellChange]) -> list[dict[str, Any]]:
+    def _grow_requests(self, last_row: dict[int, int]) -> list[dict[str, Any]]:
         """Grids grow to an absolute size (idempotent, unlike appendDimension)."""
-        need: dict[str, int] = defaultdict(int)
-        for change in changes:
-            need[self._tab(change.tab).title] = max(need[self._tab(change.tab).title],
-                                                    change.row)
         out = []
-        for title, rows in need.items():
-            tab = self.tabs[title]
+        for tab in self.tabs.values():
+            rows = last_row.get(tab.sheet_id, 0)
             if rows > tab.rows:
                 tab.rows = rows + 100
                 out.append({"updateSheetProperties": {
@@ -261,28 +268,25 @@ class SheetsStore:
                     "fields": "gridProperties.rowCount"}})
         return out
 
-    def _cell_requests(self, changes: list[CellChange]) -> list[dict[str, Any]]:
-        """One updateCells per run of consecutive changed rows in one column."""
-        by_column: dict[tuple[int, int], dict[int, Any]] = defaultdict(dict)
-        for change in changes:
-            tab, column = self._column(change)
-            by_column[(tab.sheet_id, column)][change.row] = change.after
-        out = []
-        for (sheet_id, column), cells in sorted(by_column.items()):
-            rows = sorted(cells)
-            start = 0
-            while start < len(rows):
-                end = start
-                while end + 1 < len(rows) and rows[end + 1] == rows[end] + 1:
-                    end += 1
-                out.append({"updateCells": {
-                    "start": {"sheetId": sheet_id, "rowIndex": rows[start] - 1,
-                              "columnIndex": column},
-                    "rows": [{"values": [{"userEnteredValue": cell_value(cells[r])}]}
-                             for r in rows[start:end + 1]],
-                    "fields": "userEnteredValue"}})
-                start = end + 1
-        return out
+
+def _cell_requests(cells: dict[tuple[int, int], dict[int, Any]]) -> list[dict[str, Any]]:
+    """One updateCells per run of consecutive changed rows in one column."""
+    out = []
+    for (sheet_id, column), by_row in sorted(cells.items()):
+        rows = sorted(by_row)
+        start = 0
+        while start < len(rows):
+            end = start
+            while end + 1 < len(rows) and rows[end + 1] == rows[end] + 1:
+                end += 1
+            out.append({"updateCells": {
+                "start": {"sheetId": sheet_id, "rowIndex": rows[start] - 1,
+                          "columnIndex": column},
+                "rows": [{"values": [{"userEnteredValue": cell_value(by_row[r])}]}
+                         for r in rows[start:end + 1]],
+                "fields": "userEnteredValue"}})
+            start = end + 1
+    return out
 
 
 def cell_value(value: Any) -> dict[str, Any]:

@@ -1,0 +1,32 @@
+"""The nightly Sheets benchmark runs end to end (--quick); no timings are asserted here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "sheets_nightly.py"
+
+
+def test_quick_nightly_benchmark_compares_both_ways(tmp_path: Path) -> None:
+    out = tmp_path / "nightly.json"
+    done = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--out", str(out)],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "sheetmaster" in done.stdout and "per tab (gspread)" in done.stdout
+    assert "requests" in done.stdout and "wall s" in done.stdout
+
+    report = json.loads(out.read_text(encoding="utf-8"))
+    ours, theirs = report["rows"]
+    assert [ours["way"], theirs["way"]] == ["sheetmaster", "per tab (gspread)"]
+    # sheetmaster's whole nightly turn: lock, one batchGet, one batchUpdate.
+    assert 1 <= ours["requests"] <= 3
+    assert theirs["requests"] > ours["requests"]
+    for row in (ours, theirs):
+        assert row["wall_s"] > 0
+        assert row["tabs_written"] > 0 and row["cells_written"] > 0
+    # both ways resolved the same turn and left the same values in every tab.
+    assert report["same_result"] is True
+    assert report["game"]["orders"] > 0 and report["game"]["players"] >= 2

@@ -121,14 +121,20 @@ def test_renamed_column_is_named_in_the_error(tmp_path, capsys):
     assert "tab 'Players', row 1, column 'armies'" in err and "army count" in err
 
 
+def set_game(path: Path, **settings) -> None:
+    """Set Game tab values, as a GM would in a spreadsheet program."""
+    book = openpyxl.load_workbook(path)
+    for row in book["Game"].iter_rows(min_row=2):
+        key = row[0].value.replace(" ", "_").replace("(", "").replace(")", "")
+        if key in settings:
+            row[1].value = settings[key]
+    book.save(path)
+
+
 def test_deadline_in_the_future_waits_unless_forced(tmp_path, capsys):
     path = tmp_path / "g.xlsx"
     main(["new", "claims", str(path), "--example"])
-    book = openpyxl.load_workbook(path)
-    for row in book["Game"].iter_rows(min_row=2):
-        if row[0].value == "deadline":
-            row[1].value = "2999-01-01 23:59"
-    book.save(path)
+    set_game(path, deadline="2999-01-01 23:59")
     assert main(["resolve", str(path), "-q"]) == 2
     assert "deadline" in capsys.readouterr().err
     assert main(["resolve", str(path), "-q", "--force"]) == 0
@@ -137,13 +143,7 @@ def test_deadline_in_the_future_waits_unless_forced(tmp_path, capsys):
 def test_deadline_moves_on_by_the_turn_length(tmp_path):
     path = tmp_path / "g.xlsx"
     main(["new", "claims", str(path), "--example"])
-    book = openpyxl.load_workbook(path)
-    for row in book["Game"].iter_rows(min_row=2):
-        if row[0].value == "deadline":
-            row[1].value = "2026-01-01 23:59"
-        if row[0].value == "turn length (hours)":
-            row[1].value = 24
-    book.save(path)
+    set_game(path, deadline="2026-01-01 23:59", turn_length_hours=24)
     assert main(["resolve", str(path), "-q"]) == 0
     game = {r[0].value: r[1].value
             for r in openpyxl.load_workbook(path)["Game"].iter_rows(min_row=2)}

@@ -50,15 +50,8 @@ class _SheetRequests(_Requests):
                 n += 1
             title = f"Sheet{n}"
         _unique_title(book, title)
-        if "sheetId" in props:
-            sheet_id = _int(props["sheetId"], "sheetId")
-            if book.sheet_by_id(sheet_id) is not None:
-                raise _RequestError(f"A sheet with the id {sheet_id} already exists.")
-        else:
-            sheet_id = book.new_id(s.id for s in book.sheets)
-        index = _int(props.get("index", len(book.sheets)), "index")
-        if index > len(book.sheets):
-            raise _RequestError(f"index {index} is beyond the number of sheets")
+        sheet_id = _new_sheet_id(book, props, "sheetId")
+        index = _new_index(book, props, "index")
         grid = props.get("gridProperties") or {}
         sheet = _Sheet(sheet_id, title, index, grid.get("rowCount", DEFAULT_ROWS),
                        grid.get("columnCount", DEFAULT_COLS))
@@ -96,15 +89,8 @@ class _SheetRequests(_Requests):
             while book.sheet_by_title(title) is not None:
                 title, n = f"Copy of {source.title} {n}", n + 1
         _unique_title(book, title)
-        if "newSheetId" in body:
-            sheet_id = _int(body["newSheetId"], "newSheetId")
-            if book.sheet_by_id(sheet_id) is not None:
-                raise _RequestError(f"A sheet with the id {sheet_id} already exists.")
-        else:
-            sheet_id = book.new_id(s.id for s in book.sheets)
-        index = _int(body.get("insertSheetIndex", len(book.sheets)), "insertSheetIndex")
-        if index > len(book.sheets):
-            raise _RequestError(f"insertSheetIndex {index} is beyond the number of sheets")
+        sheet_id = _new_sheet_id(book, body, "newSheetId")
+        index = _new_index(book, body, "insertSheetIndex")
         new = source.clone()
         new.props["sheetId"] = sheet_id
         new.props["title"] = title
@@ -220,3 +206,21 @@ class _SheetRequests(_Requests):
             raise _RequestError(f"You can't delete all the {what} on the sheet.")
         _shift_dimension(self.book, sheet, dim, start, -(end - start), deleted_end=end)
         sheet.grid[key] -= end - start
+
+
+def _new_sheet_id(book: _Book, body: dict[str, Any], key: str) -> int:
+    """The id a new sheet asks for (it must be free), or the next free one."""
+    if key not in body:
+        return book.new_id(s.id for s in book.sheets)
+    sheet_id = _int(body[key], key)
+    if book.sheet_by_id(sheet_id) is not None:
+        raise _RequestError(f"A sheet with the id {sheet_id} already exists.")
+    return sheet_id
+
+
+def _new_index(book: _Book, body: dict[str, Any], key: str) -> int:
+    """Where a new sheet goes: the asked index (at most one past the last), or the end."""
+    index = _int(body.get(key, len(book.sheets)), key)
+    if index > len(book.sheets):
+        raise _RequestError(f"{key} {index} is beyond the number of sheets")
+    return index

@@ -64,12 +64,6 @@ class Ruleset:
                 return t
         raise KeyError(tab)
 
-    def phase_title(self, key: str) -> str:
-        for p in self.phases:
-            if p.key == key:
-                return p.title
-        return key
-
 
 class Context:
     """What a phase sees: the world, this turn's orders, dice, and the log."""
@@ -101,9 +95,6 @@ class Context:
         if order.row in self._results:
             raise RuntimeError(f"order row {order.row} was resolved twice")
         self._results[order.row] = OrderResult(order.row, order.player, order.kind, status, reason)
-
-    def is_resolved(self, order: Order) -> bool:
-        return order.row in self._results
 
     def emit(self, player: str, kind: str, text: str) -> None:
         """Log a change or an outcome for ``player`` ('' for the whole game)."""

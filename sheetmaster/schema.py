@@ -190,7 +190,3 @@ def _check_unique(table: Table, rows: list, names: list, problems: Problems) -> 
         if first != int(row):
             problems.add(table.tab, int(row), table.key,
                          f"'{name}' is listed twice (also on row {first})")
-
-
-def empty_table(table: Table) -> pd.DataFrame:
-    return pd.DataFrame({c.name: pd.Series([], dtype=object) for c in table.columns})

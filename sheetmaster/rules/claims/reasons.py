@@ -16,7 +16,6 @@ NOT_CONNECTED = Reason(
     "NOT_CONNECTED",
     "{territory} does not border, and has no waterway to, any territory you own",
 )
-NO_DEAL_NAME = Reason("NO_DEAL_NAME", "name the deal in the 'deal' column")
 DEAL_TAKEN = Reason(
     "DEAL_TAKEN",
     "deal {deal} was proposed by {proposer}; only the proposer adds items to a deal "
@@ -41,8 +40,6 @@ NOT_OWNER = Reason(
 TERRITORY_TWICE = Reason("TERRITORY_TWICE", "cancelled: {territory} is given twice in this deal")
 NEEDS_TERRITORY = Reason("NEEDS_TERRITORY", "giving a territory needs the 'territory' column")
 NEEDS_AMOUNT = Reason("NEEDS_AMOUNT", "giving {item} needs the 'amount' column (1 or more)")
-DEAL_FAILED = Reason("DEAL_FAILED", "deal {deal} did not go through: {why}")
-ALREADY_ACCEPTED = Reason("ALREADY_ACCEPTED", "you already accepted deal {deal} on row {row}")
 UNKNOWN_WAR = Reason("UNKNOWN_WAR", "there is no war named {war} in the Wars tab")
 WAR_ENDED = Reason("WAR_ENDED", "war {war} has ended")
 UNKNOWN_SIDE = Reason("UNKNOWN_SIDE", "war {war} has no side named {side} (sides: {sides})")

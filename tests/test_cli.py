@@ -179,3 +179,14 @@ def test_golden_captures_a_real_turn_as_a_passing_case(tmp_path):
     loaded = load_case(case)
     assert loaded.data["rule"] == rule and loaded.data["dice"]
     run_case(loaded)
+
+
+def test_sheetmaster_is_a_regular_package_that_installs():
+    """A namespace package would be left out of `pip install .` and the command would fail."""
+    import importlib.util
+
+    import sheetmaster
+
+    spec = importlib.util.find_spec("sheetmaster")
+    assert spec is not None and spec.origin and spec.origin.endswith("__init__.py")
+    assert callable(sheetmaster.resolve) and "resolve" in sheetmaster.__all__

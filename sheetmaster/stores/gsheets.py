@@ -44,8 +44,9 @@ from sheetmaster.stores.google_auth import redact
 from sheetmaster.stores.xlsx import read_sheet_rows
 
 LOCK_KEY = "sheetmaster-lock"
-#: a lock older than this was left by a run that died; it no longer holds.
-LOCK_STALE_SECONDS = 30 * 60
+#: how long a run may hold the lock; past that it was left by a run that died (the nightly
+#: job's own time limit is 20 minutes).
+LOCK_TTL_SECONDS = 20 * 60
 RETRY_STATUS = {408, 429, 500, 502, 503, 504}
 T = TypeVar("T")
 
@@ -117,11 +118,12 @@ class SheetsStore:
     """A game kept in a Google Sheet, read and written through gspread's HTTP client."""
 
     def __init__(self, spreadsheet_id: str, client: Any, *, retry: RetryPolicy | None = None,
-                 run_id: str | None = None) -> None:
+                 run_id: str | None = None, lock_ttl: float = LOCK_TTL_SECONDS) -> None:
         self.spreadsheet_id = spreadsheet_id
         self.http = client.http_client
         self.retry = retry or RetryPolicy()
         self.run_id = run_id or secrets.token_hex(8)
+        self.lock_ttl = lock_ttl
         self.tabs: dict[str, Tab] = {}
         self.time_zone = "UTC"
         self.lock_ids: list[int] = []
@@ -137,7 +139,8 @@ class SheetsStore:
         now = int(time.time())
         body = {
             "requests": [{"createDeveloperMetadata": {"developerMetadata": {
-                "metadataKey": LOCK_KEY, "metadataValue": f"{self.run_id} {now}",
+                "metadataKey": LOCK_KEY,
+                "metadataValue": f"{self.run_id} {now} {now + int(self.lock_ttl)}",
                 "location": {"spreadsheet": True}, "visibility": "PROJECT"}}}],
             "includeSpreadsheetInResponse": True,
             "responseIncludeGridData": False,
@@ -150,12 +153,12 @@ class SheetsStore:
         for meta in book.get("developerMetadata") or []:
             if meta.get("metadataKey") != LOCK_KEY:
                 continue
-            run, _, since = (meta.get("metadataValue") or "").partition(" ")
-            entry = (int(meta["metadataId"]), run, int(since or 0))
+            run, since, until = _lock_fields(meta.get("metadataValue") or "")
+            entry = (int(meta["metadataId"]), run, since, until)
             (mine if run == self.run_id else others).append(entry)
         self.lock_ids = [m[0] for m in mine]
-        live = [o for o in others if now - o[2] < LOCK_STALE_SECONDS]
-        self.stale_lock_ids = [o[0] for o in others if now - o[2] >= LOCK_STALE_SECONDS]
+        live = [o for o in others if now < o[3]]
+        self.stale_lock_ids = [o[0] for o in others if now >= o[3]]
         if live:
             self.unlock()
             since = datetime.fromtimestamp(min(o[2] for o in live), timezone.utc)
@@ -287,6 +290,18 @@ def _cell_requests(cells: dict[tuple[int, int], dict[int, Any]]) -> list[dict[st
                 "fields": "userEnteredValue"}})
             start = end + 1
     return out
+
+
+def _lock_fields(value: str) -> tuple[str, int, int]:
+    """(run id, taken at, expires at) of a lock's value 'RUN TAKEN EXPIRES'."""
+    parts = value.split()
+    run = parts[0] if parts else ""
+    try:
+        since = int(parts[1]) if len(parts) > 1 else 0
+        until = int(parts[2]) if len(parts) > 2 else since + LOCK_TTL_SECONDS
+    except ValueError:
+        return run, 0, 0  # unreadable: treat as stale
+    return run, since, until
 
 
 def cell_value(value: Any) -> dict[str, Any]:

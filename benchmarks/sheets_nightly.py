@@ -50,7 +50,7 @@ from sheetmaster.engine import resolve
 from sheetmaster.model import GameState
 from sheetmaster.report import cell_changes
 from sheetmaster.runs import Mode, decide, ruleset_of, run_turn
-from sheetmaster.stores.gsheets import SheetsStore
+from sheetmaster.stores.gsheets import UNDO_TAB, SheetsStore
 from sheetmaster.stores.xlsx import read_sheet_rows
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 
@@ -269,8 +269,10 @@ def _trimmed(rows: list[list[Any]]) -> list[list[Any]]:
 
 
 def same_sheets(server: FakeSheetsServer, a: str, b: str) -> list[str]:
-    """Tabs whose values differ between the two spreadsheets after the turn ([] if none)."""
-    titles = [s["properties"]["title"] for s in server.metadata(a)["sheets"]]
+    """Tabs of the game whose values differ between the two spreadsheets after the turn
+    ([] if none); sheetmaster's hidden undo snapshot is not part of the game."""
+    titles = [s["properties"]["title"] for s in server.metadata(a)["sheets"]
+              if s["properties"]["title"] != UNDO_TAB]
     return [t for t in titles if _trimmed(server.values(a, t)) != _trimmed(server.values(b, t))]
 
 

@@ -11,7 +11,7 @@ from sheetmaster import rules
 from sheetmaster.engine import CHECK_WORDS
 from sheetmaster.model import Status
 from sheetmaster.report import format_diff, format_results, player_report
-from sheetmaster.runs import Mode, ruleset_of, run_turn
+from sheetmaster.runs import Mode, ruleset_of, run_turn, undo_turn
 from sheetmaster.schema import StateError
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import CredentialsError, redact
@@ -134,6 +134,14 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_resolve(args: argparse.Namespace) -> int:
     return _run(args, Mode.RESOLVE)
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    store = _store(args, Mode.CHECK)
+    turn = undo_turn(store)
+    print(f"undid turn {turn}: the game is back on turn {turn}, as it was before it was "
+          f"resolved.")
+    return 0
 
 
 def cmd_nightly(args: argparse.Namespace) -> int:
@@ -272,6 +280,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the rule text the case checks, quoted from the rules")
     p.add_argument("--seed", type=int, help="dice seed to use instead of the game's")
     p.set_defaults(run=cmd_golden)
+
+    p = sub.add_parser("undo", help="put the game back as it was before the last resolve",
+                       description="Undo the last resolved turn: a workbook is restored from "
+                                   "the backup taken before it; a Google Sheet gets back every "
+                                   "cell the turn wrote, from the snapshot kept in its hidden "
+                                   "'sheetmaster undo' tab.")
+    p.add_argument("file", nargs="?", help="the game's .xlsx file (or use --sheet)")
+    _sheet_options(p)
+    p.set_defaults(run=cmd_undo, dry_run=False)
 
     p = sub.add_parser("rules", help="list the rulesets sheetmaster knows")
     p.add_argument("-v", "--verbose", action="store_true", help="list each ruleset's phases")

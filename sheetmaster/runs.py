@@ -111,3 +111,10 @@ def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = Fal
         with step("writing the results"):
             store.save(ruleset, result)
         return RunOutcome(ruleset, result, written=True)
+
+
+def undo_turn(store: Any) -> int:
+    """Undo the last resolved turn on any store; returns the turn to be played again."""
+    with store.locked():
+        store.load()
+        return store.undo()

@@ -190,3 +190,13 @@ def test_sheetmaster_is_a_regular_package_that_installs():
     spec = importlib.util.find_spec("sheetmaster")
     assert spec is not None and spec.origin and spec.origin.endswith("__init__.py")
     assert callable(sheetmaster.resolve) and "resolve" in sheetmaster.__all__
+
+
+def test_undo_from_the_command_line(tmp_path, capsys):
+    path = tmp_path / "g.xlsx"
+    main(["new", "claims", str(path), "--example"])
+    before = digest(path)
+    assert main(["resolve", str(path), "-q"]) == 0
+    assert main(["undo", str(path)]) == 0
+    assert "back on turn 2" in capsys.readouterr().out
+    assert digest(path) == before

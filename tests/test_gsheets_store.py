@@ -234,3 +234,18 @@ def test_rows_a_table_loses_are_cleared(server, claims, example_state):
     store.save(claims, shrunk)
     rows = server.values(sid, "Wars")
     assert len([r for r in rows if any(v not in ("", None) for v in r)]) == 1 + len(wars) - 2
+
+
+def test_undo_puts_every_cell_back(server, example_state):
+    sid = upload(server, example_state)
+    before = {tab: server.values(sid, tab) for tab in example_state.tables}
+    run_turn(store_for(server, sid), Mode.RESOLVE)
+    assert server.values(sid, "Players") != before["Players"]
+    from sheetmaster.runs import undo_turn
+
+    assert undo_turn(store_for(server, sid)) == 2
+    after = {tab: server.values(sid, tab) for tab in example_state.tables}
+    assert after == before
+    with pytest.raises(StoreError, match="nothing to undo"):
+        undo_turn(store_for(server, sid))
+    assert run_turn(store_for(server, sid), Mode.RESOLVE).written  # and play it again

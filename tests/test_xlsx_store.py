@@ -150,3 +150,14 @@ def test_stale_lock_of_a_dead_process_is_taken_over(example_book):
     with locked(example_book):
         pass
     assert not lock.exists()
+
+
+def test_undo_restores_the_pre_turn_workbook(claims, example_book):
+    from sheetmaster.runs import undo_turn
+
+    before = digest(example_book)
+    resolve_file(claims, example_book)
+    assert undo_turn(XlsxStore(example_book)) == 2
+    assert digest(example_book) == before
+    with pytest.raises(StoreError, match="nothing to undo"):
+        undo_turn(XlsxStore(example_book))

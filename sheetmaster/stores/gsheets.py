@@ -44,6 +44,11 @@ from sheetmaster.stores.google_auth import redact
 from sheetmaster.stores.xlsx import read_sheet_rows
 
 LOCK_KEY = "sheetmaster-lock"
+#: a hidden tab holding what the last resolve overwrote, for `sheetmaster undo`.
+UNDO_TAB = "sheetmaster undo"
+UNDO_HEADER = ["turn", "tab", "row", "column", "value", "to row"]
+#: the "column" of an undo row that stands for whole rows the turn added.
+ADDED_ROWS = "(added rows)"
 #: how long a run may hold the lock; past that it was left by a run that died (the nightly
 #: job's own time limit is 20 minutes).
 LOCK_TTL_SECONDS = 20 * 60
@@ -128,6 +133,8 @@ class SheetsStore:
         self.time_zone = "UTC"
         self.lock_ids: list[int] = []
         self.stale_lock_ids: list[int] = []
+        #: each tab's values as read, for the undo snapshot.
+        self.raw: dict[str, list[list[Any]]] = {}
 
     def report_path(self, turn: int) -> Path:
         """Where the players' report of ``turn`` goes by default: the working folder."""
@@ -211,6 +218,9 @@ class SheetsStore:
         tables = {}
         for title, value_range in zip(titles, reply.get("valueRanges") or []):
             rows = [list(r) for r in value_range.get("values") or []]
+            self.raw[title] = rows
+            if title == UNDO_TAB:
+                continue  # sheetmaster's own, not part of the game
             tables[title] = read_sheet_rows(rows)
             self.tabs[title].header = [values.fold(values.text(h)) for h in (rows[0] if rows
                                                                             else [])]
@@ -224,15 +234,15 @@ class SheetsStore:
 
     # -- request 3: write ------------------------------------------------------------------
     def save(self, ruleset: Ruleset, result: TurnResult) -> int:
-        """Write every changed cell and release the lock in one atomic batchUpdate.
-
-        Returns the number of cells written.
-        """
+        """Write every changed cell, the undo snapshot, and release the lock: one atomic
+        batchUpdate. Returns the number of cells written."""
         names = result.before.meta.get("tab_names", {})
-        changes = cell_changes(ruleset, result)
         columns: dict[tuple[str, str], tuple[Tab, int]] = {}
         cells: dict[tuple[int, int], dict[int, Any]] = defaultdict(dict)
         last_row: dict[int, int] = defaultdict(int)
+        undo: list[list[Any]] = []
+        added: dict[str, list[int]] = {}
+        changes = cell_changes(ruleset, result)
         for change in changes:
             where = columns.get((change.tab, change.column))
             if where is None:
@@ -242,8 +252,74 @@ class SheetsStore:
             cells[(tab.sheet_id, column)][change.row] = change.after
             if change.row > last_row[tab.sheet_id]:
                 last_row[tab.sheet_id] = change.row
-        self.apply(self._grow_requests(last_row) + _cell_requests(cells), "writing the turn")
+            raw = self.raw.get(tab.title, [])
+            if change.row <= len(raw):
+                row = raw[change.row - 1]
+                was = row[column] if column < len(row) else ""
+                undo.append([result.turn, tab.title, change.row, change.column, was,
+                             change.row])
+            else:
+                added.setdefault(tab.title, []).append(change.row)
+        undo = _merge_blank_runs(undo)
+        for title, rows in added.items():
+            undo.append([result.turn, title, min(rows), ADDED_ROWS, "", max(rows)])
+        self.apply(self._grow_requests(last_row) + _cell_requests(cells) +
+                   self._undo_requests(undo), "writing the turn")
         return len(changes)
+
+    def _undo_requests(self, rows: list[list[Any]]) -> list[dict[str, Any]]:
+        """Replace the undo tab's content with ``rows`` (adding the hidden tab if needed)."""
+        body = [UNDO_HEADER, *rows]
+        tab = self.tabs.get(UNDO_TAB)
+        out: list[dict[str, Any]] = []
+        if tab is None:
+            sheet_id = max([t.sheet_id for t in self.tabs.values()] + [0]) + 1
+            tab = self.tabs[UNDO_TAB] = Tab(UNDO_TAB, sheet_id, len(body), len(UNDO_HEADER))
+            out.append({"addSheet": {"properties": {
+                "sheetId": sheet_id, "title": UNDO_TAB, "hidden": True,
+                "gridProperties": {"rowCount": len(body), "columnCount": len(UNDO_HEADER)}}}})
+        else:
+            out.append({"updateCells": {"range": {"sheetId": tab.sheet_id},
+                                        "fields": "userEnteredValue"}})
+            out.append({"updateSheetProperties": {
+                "properties": {"sheetId": tab.sheet_id, "gridProperties": {
+                    "rowCount": max(len(body), 1), "columnCount": len(UNDO_HEADER)}},
+                "fields": "gridProperties.rowCount,gridProperties.columnCount"}})
+        out.append({"updateCells": {
+            "start": {"sheetId": tab.sheet_id, "rowIndex": 0, "columnIndex": 0},
+            "rows": [{"values": [{"userEnteredValue": cell_value(v)} for v in r]}
+                     for r in body],
+            "fields": "userEnteredValue"}})
+        return out
+
+    def undo(self) -> int:
+        """Put back what the last resolve overwrote (the lock must be held and the game read).
+
+        Returns the turn that is being played again.
+        """
+        rows = self.raw.get(UNDO_TAB, [])[1:]
+        if not rows:
+            raise StoreError("there is nothing to undo: no resolve has been recorded")
+        turn = int(float(rows[0][0]))
+        cells: dict[tuple[int, int], dict[int, Any]] = defaultdict(dict)
+        for entry in rows:
+            entry = entry + [""] * (len(UNDO_HEADER) - len(entry))
+            _, title, row, column, value, to_row = entry[:6]
+            tab = self._tab(str(title))
+            if column == ADDED_ROWS:
+                for r in range(int(float(row)), int(float(to_row)) + 1):
+                    for c in range(len(tab.header)):
+                        cells[(tab.sheet_id, c)][r] = ""
+            else:
+                _, c = self._column(str(title), str(column))
+                last = int(float(to_row)) if not values.is_blank(to_row) else int(float(row))
+                for r in range(int(float(row)), last + 1):
+                    cells[(tab.sheet_id, c)][r] = value
+        undo_tab = self.tabs[UNDO_TAB]
+        clear = {"updateCells": {"range": {"sheetId": undo_tab.sheet_id},
+                                 "fields": "userEnteredValue"}}
+        self.apply(_cell_requests(cells) + [clear], "undoing the last turn")
+        return turn
 
     def _column(self, tab_name: str, column: str) -> tuple[Tab, int]:
         tab = self._tab(tab_name)
@@ -289,6 +365,20 @@ def _cell_requests(cells: dict[tuple[int, int], dict[int, Any]]) -> list[dict[st
                          for r in rows[start:end + 1]],
                 "fields": "userEnteredValue"}})
             start = end + 1
+    return out
+
+
+def _merge_blank_runs(entries: list[list[Any]]) -> list[list[Any]]:
+    """Undo entries of consecutive rows of one column that were all blank become one entry
+    (row .. to row), so clearing 5,000 result cells costs one line, not 5,000."""
+    out: list[list[Any]] = []
+    for entry in sorted(entries, key=lambda e: (e[1], e[3], e[2])):
+        last = out[-1] if out else None
+        if (last is not None and values.is_blank(entry[4]) and values.is_blank(last[4])
+                and last[1] == entry[1] and last[3] == entry[3] and last[5] + 1 == entry[2]):
+            last[5] = entry[2]
+        else:
+            out.append(entry)
     return out
 
 

@@ -70,6 +70,10 @@ class XlsxStore:
         self.backup = backup
         self.kept: Path | None = None
 
+    def undo(self) -> int:
+        """Put the game back as it was before its last resolved turn (lock held)."""
+        return undo_last_turn(self.path)
+
     def report_path(self, turn: int) -> Path:
         """Where the players' report of ``turn`` goes by default: beside the game."""
         target = self.out or self.path
@@ -124,6 +128,29 @@ class XlsxStore:
         save_atomically(book, target)
         self.kept = kept
         return kept
+
+
+def undo_last_turn(path: Path) -> int:
+    """Put the workbook back as it was before its last resolved turn; returns that turn.
+
+    The backup taken before the turn replaces the file atomically; the undone workbook is
+    kept beside the backups as ``undone-turn-N.xlsx``.
+    """
+    backups = sorted(path.parent.glob(f"{path.name}.backups/before-turn-*.xlsx"),
+                     key=lambda p: int(p.stem.rsplit("-", 1)[-1]))
+    if not backups:
+        raise StoreError(f"there is nothing to undo: no backup in {path.name}.backups/")
+    latest = backups[-1]
+    turn = int(latest.stem.rsplit("-", 1)[-1])
+    undone = latest.parent / f"undone-turn-{turn}.xlsx"
+    shutil.copy2(path, undone)
+    with _temp_beside(path) as temp:
+        shutil.copy2(latest, temp)
+        with open(temp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(temp, path)
+    latest.unlink()
+    return turn
 
 
 def backup_path(path: Path, turn: int) -> Path:

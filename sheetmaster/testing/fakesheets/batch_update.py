@@ -91,8 +91,30 @@ class _BatchApplier(_CellRequests, _SheetRequests, _RangeRequests, _MetadataRequ
 
 
 def _drop_nulls(value: Any) -> Any:
+    if not _has_null(value):
+        return value  # the usual case: nothing to copy
     if isinstance(value, dict):
         return {k: _drop_nulls(v) for k, v in value.items() if v is not None}
     if isinstance(value, list):
         return [_drop_nulls(v) for v in value]
     return value
+
+
+def _has_null(value: Any) -> bool:
+    """Whether a JSON value holds a null anywhere (checked without building copies)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for v in item.values():
+                if v is None:
+                    return True
+                if isinstance(v, (dict, list)):
+                    stack.append(v)
+        elif isinstance(item, list):
+            for v in item:
+                if v is None:
+                    return True
+                if isinstance(v, (dict, list)):
+                    stack.append(v)
+    return False

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
@@ -80,7 +80,14 @@ class _Sheet:
         return new
 
     def put(self, r: int, c: int, **changes: Any) -> None:
-        cell = replace(self.cells.get((r, c), _Cell()), **changes)
+        old = self.cells.get((r, c))
+        if old is None:
+            cell = _Cell(**changes)
+        else:  # dataclasses.replace, without its per-call introspection
+            fields = {"value": old.value, "formula": old.formula, "note": old.note,
+                      "validation": old.validation, "fmt": old.fmt}
+            fields.update(changes)
+            cell = _Cell(**fields)
         if cell.void():
             self.cells.pop((r, c), None)
         else:

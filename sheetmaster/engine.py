@@ -87,7 +87,7 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
             tables[table.tab] = validate_table(table, df, problems)
     if any(t.tab not in tables for t in all_tables(ruleset)):
         problems.raise_if_any()
-    meta = read_meta(tables[GAME_TAB], problems, raw.meta)
+    meta = read_meta(tables[GAME_TAB], problems, raw.meta, ruleset.settings)
     meta["tab_names"] = tab_names
     wanted = values.text(meta.get("ruleset"))
     if wanted and values.fold(wanted) != ruleset.name:
@@ -183,9 +183,17 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
     ctx = Context(prepared.world, parsed.orders, dice, turn, events, results,
                   parsed.rejected_rows)
     ctx.emit("", "turn", f"turn {turn} resolved by the {ruleset.title} rules, dice seed {seed}")
-    for phase in ruleset.phases:
-        ctx.phase = phase.key
-        phase.run(ctx)
+    for step in ruleset.steps():
+        if not step[0].each_player:
+            ctx.phase = step[0].key
+            step[0].run(ctx)
+            continue
+        for player in dict.fromkeys(o.player for o in parsed.orders):
+            ctx.player = player
+            for phase in step:
+                ctx.phase = phase.key
+                phase.run(ctx)
+        ctx.player = None
     for order in parsed.orders:
         if order.row not in results:
             ctx.resolve(order, Status.REJECTED, reasons.NOT_RESOLVED.say())
@@ -195,10 +203,17 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
     after_tables[ORDERS_TAB] = _orders_after(state.tables[ORDERS_TAB], ordered,
                                              parsed.blank_turn_rows, turn)
     after_tables[LOG_TAB] = log_rows(state.tables[LOG_TAB], turn, events)
-    after_tables[GAME_TAB] = advance_game(state.tables[GAME_TAB], state.meta, seed)
+    after_tables[GAME_TAB] = advance_game(state.tables[GAME_TAB], state.meta, seed,
+                                          game_settings(ruleset, turn + 1, state.meta),
+                                          ruleset.settings)
     after_meta = dict(state.meta, turn=turn + 1)
     return TurnResult(ruleset.name, turn, seed, state, GameState(after_tables, after_meta),
                       ordered, events)
+
+
+def game_settings(ruleset: Ruleset, turn: int, meta: dict[str, Any]) -> dict[str, Any]:
+    """The settings sheetmaster writes for ``turn`` besides the turn number (e.g. a season)."""
+    return dict(ruleset.turn_settings(turn, meta)) if ruleset.turn_settings else {}
 
 
 def check(ruleset: Ruleset, raw: GameState) -> TurnResult:
@@ -234,4 +249,5 @@ def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_r
     return out
 
 
-__all__ = ["CHECK_WORDS", "Prepared", "StateError", "all_tables", "check", "prepare", "resolve"]
+__all__ = ["CHECK_WORDS", "Prepared", "StateError", "all_tables", "check", "game_settings",
+           "prepare", "resolve"]

@@ -46,6 +46,9 @@ class OrderKind:
     #: an example row for the "how to write orders" tab: column -> value.
     example: Mapping[str, Any] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()
+    #: the same row may be posted twice on purpose (e.g. two Rice Farms in one province);
+    #: otherwise an exact repeat of an earlier row is taken for a double post and rejected.
+    repeatable: bool = False
 
 
 #: first characters of a cell worth a closer look for a formula (leading spaces included).
@@ -95,6 +98,7 @@ class OrderReader:
                 self.by_name[_kind_key(alias)] = kind
         self.names = names
         self.kind_list = ", ".join(k.name for k in kinds)
+        self.repeatable = {k.name for k in kinds if k.repeatable}
         self.players_email = players_email or {}
         self.authenticated = False
         self._plans: dict[str, list[tuple[Field, values.Names | None]]] = {}
@@ -150,7 +154,7 @@ class OrderReader:
             outcome = self._read_row(row, len(orders), record)
             if isinstance(outcome, Order):
                 key = (outcome.player, outcome.kind, *outcome.fields.values())
-                if key not in seen:
+                if key not in seen or outcome.kind in self.repeatable:
                     seen[key] = row
                     orders.append(outcome)
                     continue

@@ -106,10 +106,10 @@ def diff_by_player(ruleset: Ruleset, result: TurnResult) -> dict[str, list[CellC
 
 
 def _player_names(ruleset: Ruleset, state: GameState) -> list[str]:
-    """The players, from the ruleset's tab keyed by player (empty if it has none)."""
-    for table in ruleset.tables:
-        if table.key == PLAYER and table.tab in state.tables:
-            return [p for p in state.tables[table.tab][PLAYER].tolist() if p]
+    """The players, from the ruleset's players tab (empty if it has none)."""
+    table = ruleset.players_table()
+    if table is not None and table.key and table.tab in state.tables:
+        return [p for p in state.tables[table.tab][table.key].tolist() if p]
     return []
 
 

@@ -7,7 +7,7 @@ tables, reads orders with its order kinds, builds its world, and runs its phases
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import pandas as pd
@@ -39,6 +39,10 @@ class Phase:
     run: Callable[[Context], None]
     #: the rule text this phase implements, as the source states it.
     rule: str = ""
+    #: run once per player, players taken in the order of their first order of the turn
+    #: (posting order); consecutive ``each_player`` phases make one player's turn, so every
+    #: step of one player's turn runs before the next player's turn starts.
+    each_player: bool = False
 
 
 @dataclass(frozen=True)
@@ -57,12 +61,39 @@ class Ruleset:
     howto: tuple[str, ...] = ()
     #: () -> (tables, orders, settings) of a small playable example game.
     example: Callable[[], tuple[dict, list, dict]] | None = None
+    #: the ruleset's own Game-tab settings: name -> (default, help).
+    settings: Mapping[str, tuple[Any, str]] = field(default_factory=dict)
+    #: (turn, game settings) -> settings sheetmaster writes for that turn, e.g. its season.
+    turn_settings: Callable[[int, Mapping[str, Any]], dict[str, Any]] | None = None
 
     def table(self, tab: str) -> Table:
         for t in self.tables:
             if t.tab == tab:
                 return t
         raise KeyError(tab)
+
+    def players_table(self) -> Table | None:
+        """The tab listing the players, one a row, keyed by the player's name."""
+        return next((t for t in self.tables if t.lists_players or t.key == "player"), None)
+
+    def steps(self) -> list[list[Phase]]:
+        """The phases in running order: a global phase alone, consecutive ``each_player``
+        phases together (they run as one player's turn, player after player)."""
+        out: list[list[Phase]] = []
+        for phase in self.phases:
+            if phase.each_player and out and out[-1][0].each_player:
+                out[-1].append(phase)
+            else:
+                out.append([phase])
+        return out
+
+
+def player_name_columns(ruleset: Ruleset) -> list[str]:
+    """Orders columns that hold a player's name: 'player', and each column an order kind
+    reads as a player (e.g. 'from' and 'to' of a transfer), in the Orders tab's order."""
+    named = {f.column for kind in ruleset.order_kinds for f in kind.fields
+             if f.names == "player"}
+    return ["player", *(c.name for c in ruleset.order_columns if c.name in named)]
 
 
 class Context:
@@ -76,15 +107,27 @@ class Context:
         self.turn = turn
         self.dice = dice
         self.phase = ""
+        #: whose turn it is during ``each_player`` phases (None in global phases).
+        self.player: str | None = None
+        self._by_player: dict[str, list[Order]] | None = None
         self._orders = orders
         self._events = events
         self._results = results
         dice.on_roll = self._log_roll
 
     def orders(self, *kinds: str) -> list[Order]:
-        """This turn's unresolved orders of these kinds, in posting order."""
+        """This turn's unresolved orders of these kinds, in posting order (during a player's
+        turn, that player's only)."""
         wanted = set(kinds)
-        return [o for o in self._orders if o.kind in wanted and o.row not in self._results]
+        player = self.player
+        if player is None:
+            return [o for o in self._orders if o.kind in wanted and o.row not in self._results]
+        if self._by_player is None:
+            self._by_player = {}
+            for o in self._orders:
+                self._by_player.setdefault(o.player, []).append(o)
+        return [o for o in self._by_player.get(player, ())
+                if o.kind in wanted and o.row not in self._results]
 
     def rejected_rows(self, kind: str) -> list[RejectedRow]:
         """This turn's rows of this kind rejected while being read, as typed."""

@@ -17,7 +17,7 @@ from sheetmaster import rules, values
 from sheetmaster.engine import check, find_tab, resolve
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.ruleset import Ruleset
-from sheetmaster.schema import Problems, validate_table
+from sheetmaster.schema import Problems, match_columns, validate_table
 from sheetmaster.stores.base import StoreError
 from sheetmaster.tabs import GAME, GAME_TAB, read_meta
 from sheetmaster.turns import deadline_problem
@@ -56,16 +56,23 @@ def ruleset_of(state: GameState) -> Ruleset:
     if tab is None:
         raise StoreError(f"the game has no '{GAME_TAB}' tab, so its ruleset is unknown "
                          f"(tabs: {', '.join(state.tables) or 'none'})")
-    game = state.tables[tab]
-    settings = {values.fold(values.text(r.get("setting", ""))): r.get("value")
-                for r in game.to_dict("records")}
-    name = values.text(settings.get("ruleset"))
+    problems = Problems()
+    game = match_columns(GAME, state.tables[tab], problems)  # headers as the engine reads them
+    if "setting" not in game.columns or "value" not in game.columns:
+        problems.raise_if_any()
+    named = [(int(row), r.get("value")) for row, r in zip(game.index, game.to_dict("records"))
+             if values.fold(values.text(r.get("setting", ""))) == "ruleset"]
+    for row, _ in named[1:]:
+        problems.add(GAME_TAB, row, "setting",
+                     f"'ruleset' is listed twice (also on row {named[0][0]})")
+    problems.raise_if_any()
+    name = values.text(named[0][1]) if named else ""
     if not name:
         raise StoreError(f"tab '{GAME_TAB}' has no 'ruleset' setting")
     try:
         return rules.get(name)
     except KeyError as exc:
-        raise StoreError(str(exc.args[0])) from None
+        raise StoreError(f"tab '{GAME_TAB}', setting 'ruleset': {exc.args[0]}") from None
 
 
 def decide(state: GameState, mode: Mode, *, force: bool = False,

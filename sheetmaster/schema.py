@@ -53,6 +53,8 @@ class Table:
     append_only: bool = False
     #: players fill this tab (orders); the others are state.
     player_input: bool = False
+    #: one row per player, keyed by the player's name (a tab keyed 'player' is one too).
+    lists_players: bool = False
 
     @property
     def names(self) -> list[str]:
@@ -111,21 +113,30 @@ class Problems:
 def match_columns(table: Table, df: pd.DataFrame, problems: Problems) -> pd.DataFrame:
     """Rename headers to the declared names (case and spaces do not matter).
 
-    A missing required column is a problem; extra columns are the GM's and are kept.
+    A missing required column is a problem, and so is a column headed twice (e.g. 'gold' and
+    'Gold'); extra columns are the GM's and are kept.
     """
-    by_fold = {values.fold(str(c)): c for c in df.columns}
+    by_fold: dict[str, list[Any]] = {}
+    for c in df.columns:
+        by_fold.setdefault(values.fold(str(c)), []).append(c)
     renames: dict[Any, str] = {}
     for col in table.columns:
-        found = next((by_fold[values.fold(n)] for n in (col.name, *col.aliases)
-                      if values.fold(n) in by_fold), None)
-        if found is None:
+        found = [c for n in dict.fromkeys(values.fold(n) for n in (col.name, *col.aliases))
+                 for c in by_fold.get(n, ())]
+        if not found:
             if not col.optional:
                 have = ", ".join(repr(str(c)) for c in df.columns if str(c).strip()) or "none"
                 problems.add(table.tab, 1, col.name,
                              f"the header row has no column '{col.name}' (found: {have})")
             continue
-        renames[found] = col.name
+        if len(found) > 1:
+            problems.add(table.tab, 1, col.name,
+                         f"the header row has {len(found)} columns for '{col.name}' "
+                         f"({', '.join(repr(str(c)) for c in found)}); keep one")
+        renames[found[0]] = col.name
     df = df.rename(columns=renames)
+    if df.columns.duplicated().any():  # reported above if they matter; the first is read
+        df = df.loc[:, ~df.columns.duplicated()]
     absent = [c.name for c in table.columns if c.name not in df.columns and c.optional]
     for name in absent:
         df[name] = pd.Series([None] * len(df), index=df.index, dtype=object)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -80,15 +81,21 @@ def orders_table(ruleset_columns: tuple[Column, ...]) -> Table:
 
 
 def read_meta(game: pd.DataFrame, problems: Problems,
-              store_meta: dict[str, Any] | None = None) -> dict[str, Any]:
+              store_meta: dict[str, Any] | None = None,
+              ruleset_settings: Mapping[str, tuple[Any, str]] | None = None) -> dict[str, Any]:
     """Game settings from the validated Game tab; checks turn, deadline and time zone.
 
     ``store_meta`` is what the store knows (e.g. the spreadsheet's own time zone, in which
-    date serial numbers are read).
+    date serial numbers are read); ``ruleset_settings`` are the ruleset's own settings and
+    their defaults (the ruleset checks their values).
     """
     meta: dict[str, Any] = {key: default for key, (default, _) in SETTINGS.items()}
+    meta.update({values.fold(key): default
+                 for key, (default, _) in (ruleset_settings or {}).items()})
+    meta["setting_rows"] = rows = {}
     meta.update(store_meta or {})
-    rows: dict[str, int] = {}
+    if "setting" not in game.columns or "value" not in game.columns:
+        problems.raise_if_any()  # the missing column is reported; no setting can be read
     for row, key, value in zip(game.index, game["setting"].tolist(), game["value"].tolist()):
         name = values.fold(key)
         meta[name] = "" if values.is_blank(value) else value
@@ -116,9 +123,14 @@ def read_meta(game: pd.DataFrame, problems: Problems,
         problems.add(GAME_TAB, rows.get("deadline"), "value", f"setting 'deadline': {exc}")
     if values.text(meta["turn length (hours)"]):
         try:
-            meta["turn length (hours)"] = values.whole_number(meta["turn length (hours)"])
+            meta["turn length (hours)"] = hours = values.whole_number(meta["turn length (hours)"])
+            if meta.get("deadline_at") is not None and hours > 0:
+                meta["deadline_at"] + timedelta(hours=hours)  # the next deadline must exist
         except BadValue as exc:
             problems.add(GAME_TAB, rows.get("turn length (hours)"), "value", str(exc))
+        except OverflowError:
+            problems.add(GAME_TAB, rows.get("turn length (hours)"), "value",
+                         f"{hours} hours after the deadline is past the year 9999")
     return meta
 
 
@@ -136,7 +148,11 @@ def parse_deadline(value: Any, zone: ZoneInfo, sheet_zone: ZoneInfo | None = Non
     if values.is_blank(value):
         return None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        moment = _SERIAL_EPOCH + timedelta(days=float(value))
+        try:
+            moment = _SERIAL_EPOCH + timedelta(days=float(value))
+        except (OverflowError, ValueError):  # a number no date is: 1e12, -1e6, inf
+            raise BadValue(f"{values.show(value)} is not a date and time like "
+                           "2026-11-22 23:59") from None
         return moment.replace(microsecond=0, tzinfo=sheet_zone or zone)
     if isinstance(value, datetime):
         moment = value
@@ -149,9 +165,15 @@ def parse_deadline(value: Any, zone: ZoneInfo, sheet_zone: ZoneInfo | None = Non
     return moment if moment.tzinfo else moment.replace(tzinfo=zone)
 
 
-def advance_game(game: pd.DataFrame, meta: dict[str, Any], seed: int) -> pd.DataFrame:
-    """The Game tab after a resolve: turn + 1, the seed used, the deadline moved on."""
+def advance_game(game: pd.DataFrame, meta: dict[str, Any], seed: int,
+                 extra: Mapping[str, Any] | None = None,
+                 ruleset_settings: Mapping[str, tuple[Any, str]] | None = None) -> pd.DataFrame:
+    """The Game tab after a resolve: turn + 1, the seed used, the deadline moved on, and the
+    ruleset's ``extra`` settings for the next turn (e.g. its season; a setting the tab lacks
+    gets a row, with its help from ``ruleset_settings``)."""
+    helps = {**SETTINGS, **(ruleset_settings or {})}
     updates: dict[str, Any] = {"turn": meta["turn"] + 1, "last dice seed": str(seed)}
+    updates.update(extra or {})
     hours = meta.get("turn length (hours)")
     if meta.get("deadline_at") is not None and isinstance(hours, int) and hours > 0:
         nxt = meta["deadline_at"] + timedelta(hours=hours)
@@ -164,7 +186,8 @@ def advance_game(game: pd.DataFrame, meta: dict[str, Any], seed: int) -> pd.Data
         else:
             row = (max(out.index) + 1) if len(out) else 2
             out.loc[row] = {"setting": key, "value": value,
-                            **({"help": SETTINGS[key][1]} if "help" in out.columns else {})}
+                            **({"help": helps.get(key, ("", ""))[1]}
+                               if "help" in out.columns else {})}
     return out
 
 

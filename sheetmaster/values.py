@@ -6,9 +6,10 @@ Cells arrive as whatever the store gives: str, int, float, bool, datetime or Non
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 _WHOLE = re.compile(r"[0-9]+")
@@ -122,13 +123,18 @@ class Names:
     """Finds a name as the game writes it, from any spelling that folds the same.
 
     Exact spellings are found without folding; the folded index is only built on the first
-    miss, which matters when a million orders name a million territories.
+    miss, which matters when a million orders name a million territories. ``aliases`` are other
+    spellings (alias -> name) that find a name, e.g. "Bowmen" for "Archers"; they are not
+    iterated.
     """
 
-    __slots__ = ("_exact", "_folded")
+    __slots__ = ("_exact", "_folded", "_count")
 
-    def __init__(self, names: Iterable[str]) -> None:
+    def __init__(self, names: Iterable[str], aliases: Mapping[str, str] | None = None) -> None:
         self._exact: dict[str, str] = {name: name for name in names}
+        self._count = len(self._exact)
+        for alias, name in (aliases or {}).items():
+            self._exact.setdefault(alias, name)
         self._folded: dict[str, str] | None = None
 
     def get(self, text: str) -> str | None:
@@ -136,8 +142,8 @@ class Names:
         if found is None:
             if self._folded is None:
                 folded: dict[str, str] = {}
-                for name in self._exact:
-                    folded.setdefault(fold(name), name)
+                for key, name in self._exact.items():
+                    folded.setdefault(fold(key), name)
                 self._folded = folded
             found = self._folded.get(fold(text))
         return found
@@ -150,4 +156,4 @@ class Names:
         return self.get(text) is not None
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._exact)
+        return itertools.islice(self._exact, self._count)

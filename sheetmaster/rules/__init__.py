@@ -7,8 +7,9 @@ from importlib.metadata import entry_points
 from sheetmaster.ruleset import Ruleset
 
 from .claims import RULESET as CLAIMS
+from .clans import RULESET as CLANS
 
-BUILT_IN: dict[str, Ruleset] = {CLAIMS.name: CLAIMS}
+BUILT_IN: dict[str, Ruleset] = {CLAIMS.name: CLAIMS, CLANS.name: CLANS}
 
 
 def available() -> dict[str, Ruleset]:

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheetmaster import values
-from sheetmaster.engine import all_tables
+from sheetmaster.engine import all_tables, game_settings
 from sheetmaster.orders import PLAYER, REASON, RESULT, TURN
-from sheetmaster.ruleset import Ruleset
+from sheetmaster.ruleset import Ruleset, player_name_columns
 from sheetmaster.schema import Table
 from sheetmaster.stores.gsheets import SheetsStore, cell_value
 from sheetmaster.tabs import GAME_TAB, ORDERS_TAB, SETTINGS
@@ -88,7 +88,7 @@ def _existing(store: SheetsStore, title: str):
 
 def _header(table: Table, form_tab: str | None) -> list[str]:
     columns = [c.name for c in table.columns if not c.optional or c.owned]
-    if form_tab and table.key == PLAYER and "email" not in columns:
+    if form_tab and (table.key == PLAYER or table.lists_players) and "email" not in columns:
         columns.append("email")
     return columns
 
@@ -96,8 +96,11 @@ def _header(table: Table, form_tab: str | None) -> list[str]:
 def _game_rows(ruleset: Ruleset, time_zone: str, form_tab: str | None) -> list[list[Any]]:
     chosen = {"ruleset": ruleset.name, "turn": 1, "seed": secrets.token_hex(12),
               "timezone": time_zone, "orders tab": form_tab or ""}
+    settings = {**SETTINGS, **ruleset.settings}
+    chosen.update(game_settings(ruleset, 1, {key: default for key, (default, _)
+                                             in settings.items()}))
     return [[key, chosen.get(key, default), help_text]
-            for key, (default, help_text) in SETTINGS.items()]
+            for key, (default, help_text) in settings.items()]
 
 
 def _howto_rows(ruleset: Ruleset) -> list[list[Any]]:
@@ -148,11 +151,13 @@ def _protect(sheet_id: int, title: str, editors: list[str]) -> dict[str, Any]:
 def _dropdowns(ruleset: Ruleset, sheet_id: int, header: list[str]) -> list[dict[str, Any]]:
     out = []
     kinds = [{"userEnteredValue": k.name} for k in ruleset.order_kinds]
-    players_tab = next((t.tab for t in ruleset.tables if t.key == PLAYER), None)
+    players = ruleset.players_table()
+    players_tab = players.tab if players is not None else None
+    player_columns = player_name_columns(ruleset)
     for column, name in enumerate(header):
         if name == "order":
             condition = {"type": "ONE_OF_LIST", "values": kinds}
-        elif name in (PLAYER, "from", "to") and players_tab:
+        elif name in player_columns and players_tab:
             condition = {"type": "ONE_OF_RANGE",
                          "values": [{"userEnteredValue": f"='{players_tab}'!A2:A"}]}
         else:

@@ -14,6 +14,8 @@ import os
 import re
 import shutil
 import tempfile
+import threading
+import time
 import zipfile
 from collections.abc import Iterator
 from datetime import datetime
@@ -50,8 +52,9 @@ def read_sheet_rows(rows: list[list[Any]]) -> pd.DataFrame:
     width = len(header)
     columns = list(zip(*[(r + [""] * (width - len(r)))[:width] for r in body])) if body else \
         [()] * width
-    data = {h: pd.Series(list(col), dtype=object) for h, col in zip(header, columns)}
-    df = pd.DataFrame(data)
+    df = pd.DataFrame({i: pd.Series(list(col), dtype=object) for i, col in enumerate(columns)})
+    # a header written twice stays twice (the engine refuses a column of its own headed twice)
+    df.columns = header
     df.index = range(2, 2 + len(body))
     return df
 
@@ -124,7 +127,7 @@ class XlsxStore:
         if backup and target.exists() and target.resolve() == self.path.resolve():
             kept = backup_path(self.path, result.turn)
             kept.parent.mkdir(exist_ok=True)
-            shutil.copy2(self.path, kept)
+            copy_atomically(self.path, kept)
         save_atomically(book, target)
         self.kept = kept
         return kept
@@ -144,13 +147,19 @@ def undo_last_turn(path: Path) -> int:
     turn = int(latest.stem.rsplit("-", 1)[-1])
     undone = latest.parent / f"undone-turn-{turn}.xlsx"
     shutil.copy2(path, undone)
-    with _temp_beside(path) as temp:
-        shutil.copy2(latest, temp)
-        with open(temp, "rb") as f:
-            os.fsync(f.fileno())
-        os.replace(temp, path)
+    copy_atomically(latest, path)
     latest.unlink()
     return turn
+
+
+def copy_atomically(source: Path, target: Path) -> None:
+    """Copy beside the target, fsync, then rename over it: a crash leaves the target as it
+    was or whole, never cut short (a backup cut short would be restored by undo)."""
+    with _temp_beside(target) as temp:
+        shutil.copy2(source, temp)
+        with open(temp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(temp, target)
 
 
 def backup_path(path: Path, turn: int) -> Path:
@@ -309,8 +318,7 @@ def locked(path: Path) -> Iterator[None]:
             fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
         except FileExistsError:
             if _stale(lock):
-                with contextlib.suppress(FileNotFoundError):
-                    lock.unlink()
+                _remove_stale(lock)
                 continue
             raise StoreError(f"another sheetmaster run is working on {path.name} "
                              f"(lock file {lock}); wait for it to finish") from None
@@ -326,9 +334,33 @@ def locked(path: Path) -> Iterator[None]:
             lock.unlink()
 
 
+def _remove_stale(lock: Path) -> None:
+    """Remove a dead run's lock. Another run may be taking it over at the same moment, and
+    have put its own in its place since it was found stale: so it is first moved aside under
+    a name of this run's (of two runs, only one moves a given file), looked at again, and put
+    back if it is a live run's."""
+    aside = lock.with_name(f"{lock.name}.{os.getpid()}-{threading.get_ident()}.stale")
+    try:
+        os.replace(lock, aside)
+    except FileNotFoundError:
+        return
+    if _stale(aside):
+        aside.unlink()
+    else:
+        os.replace(aside, lock)
+
+
+#: an empty lock file younger than this belongs to a run that has just created it and is
+#: about to write its pid; an older one was left by a run killed in between.
+EMPTY_LOCK_GRACE_SECONDS = 10.0
+
+
 def _stale(lock: Path) -> bool:
     try:
-        pid = int(lock.read_text().strip() or "0")
+        text = lock.read_text().strip()
+        if not text:
+            return time.time() - lock.stat().st_mtime > EMPTY_LOCK_GRACE_SECONDS
+        pid = int(text)
     except (OSError, ValueError):
         return True
     if pid <= 0:

@@ -13,7 +13,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 
 from sheetmaster.engine import all_tables
 from sheetmaster.model import GameState
-from sheetmaster.ruleset import Ruleset
+from sheetmaster.ruleset import Ruleset, player_name_columns
 from sheetmaster.schema import Table
 from sheetmaster.stores.xlsx import save_atomically, set_cell
 from sheetmaster.tabs import ORDERS_TAB
@@ -91,10 +91,10 @@ def _dropdowns(book, ruleset: Ruleset) -> None:
     header = {c.value: c.column_letter for c in ws[1]}
     kinds = ",".join(k.name for k in ruleset.order_kinds)
     checks = [(header["order"], f'"{kinds}"', "Pick an order from the list.")]
-    players = next((t for t in ruleset.tables if t.key == "player"), None)
+    players = ruleset.players_table()
     if players is not None:
         source = f"'{players.tab}'!$A$2:$A$1000"
-        for column in ("player", "from", "to"):
+        for column in player_name_columns(ruleset):
             if column in header:
                 checks.append((header[column], f"={source}", "Pick a player from the list."))
     for letter, formula, prompt in checks:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-from sheetmaster.engine import all_tables
+from sheetmaster.engine import all_tables, game_settings
 from sheetmaster.model import GameState
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.tabs import GAME_TAB, SETTINGS
@@ -25,10 +25,12 @@ def build_state(ruleset: Ruleset, tables: Mapping[str, Sequence[Mapping[str, Any
                 orders: Sequence[Mapping[str, Any]] = (), *, turn: int = 1,
                 settings: Mapping[str, Any] | None = None) -> GameState:
     """A game of ``ruleset`` with the given rows; tabs not given are empty."""
-    game = {key: default for key, (default, _) in SETTINGS.items()}
+    helps = {**SETTINGS, **ruleset.settings}
+    game = {key: default for key, (default, _) in helps.items()}
     game.update({"ruleset": ruleset.name, "game": "test", "turn": turn, "seed": "test"})
     game.update(settings or {})
-    game_rows = [{"setting": k, "value": v, "help": SETTINGS.get(k, ("", ""))[1]}
+    game.update(game_settings(ruleset, int(game["turn"]), game))
+    game_rows = [{"setting": k, "value": v, "help": helps.get(k, ("", ""))[1]}
                  for k, v in game.items()]
     given = dict(tables)
     given["Orders"] = list(orders)

@@ -13,6 +13,7 @@ Format (every key but ``rule``, ``tables`` and ``expect`` is optional)::
     expect:
       results: [applied, {status: rejected, reason: "not enough gold"}]   # one per order row
       tables: {Players: [{player: Avalon, gold: 1}]}   # keyed rows; keyless tabs: new rows
+      rows: {Advisors: [{clan: Amana}, ...]}   # every row of a tab after the turn, in order
       events: ["claimed Tintagel"]     # each text appears in some log line
       only_changes: true               # no owned cell changes beyond those in expect.tables
       error: "tab 'Territories', row 3, column 'borders'"   # the state is refused
@@ -32,6 +33,7 @@ from sheetmaster.engine import resolve
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.report import cell_changes
 from sheetmaster.schema import StateError
+from sheetmaster.tabs import GAME
 from sheetmaster.testing.builder import build_state
 
 REQUIRED = ("rule", "tables", "expect")
@@ -83,6 +85,13 @@ def run_case(case: GoldenCase, state: GameState | None = None) -> TurnResult | N
     assert not dice.unused, f"scripted dice not rolled: {dice.unused}"
     _check_results(result, expect.get("results"), len(case.data.get("orders") or []))
     _check_tables(case, result, expect.get("tables") or {})
+    for tab, rows in (expect.get("rows") or {}).items():
+        df = result.after.tables[tab]
+        assert len(df) == len(rows), f"{tab}: {len(df)} rows, expected {len(rows)}:\n" \
+                                     f"{df.to_string()}"
+        for (row, actual), want in zip(df.iterrows(), rows):
+            for col, value in want.items():
+                _assert_cell(tab, row, col, actual[col], value)
     log = [e.text for e in result.events]
     for text in expect.get("events") or []:
         assert any(text in line for line in log), f"no log line has {text!r}:\n" + "\n".join(log)
@@ -119,7 +128,8 @@ def _status_word(word: str) -> str:
 
 def _check_tables(case: GoldenCase, result: TurnResult, expected: dict) -> None:
     for tab, rows in expected.items():
-        table = case.ruleset.table(tab) if tab not in ("Orders", "Log", "Game") else None
+        table = GAME if tab == "Game" else \
+            case.ruleset.table(tab) if tab not in ("Orders", "Log") else None
         df = result.after.tables[tab]
         key = table.key if table else None
         if key:
@@ -158,11 +168,22 @@ def _check_only_changes(case: GoldenCase, result: TurnResult, expected: dict) ->
                for tab, rows in expected.items()
                for k in [case.ruleset.table(tab).key] if k
                for row in rows for col in row if col != k}
+    # optional columns sheetmaster writes are derived from the rest (counts, totals)
+    derived = {(t.tab, c.name) for t in case.ruleset.tables for c in t.columns
+               if c.optional and c.owned}
+    # whole tabs in expect.rows: their listed cells, by sheet row
+    whole = case.data["expect"].get("rows") or {}
+    cells = {(tab, int(row), col) for tab, rows in whole.items()
+             for row, want in zip(result.after.tables[tab].index, rows) for col in want}
     for change in cell_changes(case.ruleset, result):
         if change.tab in ("Orders", "Log", "Game", "War results"):
             continue
-        if change.column == "territories":
-            continue  # the derived count follows ownership
+        if (change.tab, change.column) in derived:
+            continue  # e.g. the territories count, which follows ownership
+        if change.tab in whole:
+            assert (change.tab, change.row, change.column) in cells, \
+                f"unexpected change {change}"
+            continue
         assert (change.tab, values.fold(change.key), change.column) in allowed, \
             f"unexpected change {change}"
 

@@ -1,0 +1,79 @@
+"""Combat: one army against one army, d10 + Combat Rating each; and the conquest (and
+perhaps the destruction of a clan) that follows a won attack."""
+
+from __future__ import annotations
+
+from sheetmaster.model import Order, Status
+from sheetmaster.ruleset import Context
+
+from ..effects import count, rating, show
+from ..world import Army, Clan, ClansWorld, Province
+from .destruction import destroy_clan
+
+COMBAT_RULE = (
+    "When you move your Army into independent or enemy Province that has Armies in it, Combat "
+    "occurs. Each side rolls a 1d10 dice, and the Armies' current Combat Rating is added to "
+    "their respective rolls. If the Attacker's roll is higher than that of Defender, the "
+    "Defender is destroyed; if Defender's is equal or higher than Attacker, the Attacker is "
+    "destroyed instead."
+)
+
+
+def attack(ctx: Context, order: Order, clan: Clan, army: Army, target: Province,
+           sea: str) -> None:
+    """The attacker fights the province's armies one at a time, the strongest first; it takes
+    the province only when no defender is left. Armies that launch an assault across a Sea
+    fight with the Sea penalty."""
+    world: ClansWorld = ctx.world
+    enemy = world.clans.get(target.owner)
+    holder = target.owner or "the Independents"
+    defenders = list(world.at[target.name])
+    strength = {id(d): sum(v for _, v in rating(world, d, clan, defending=True))
+                for d in defenders}
+    defenders.sort(key=lambda d: -strength[id(d)])
+    won = 0
+    for defender in defenders:
+        mine = rating(world, army, enemy, defending=False, by_sea=bool(sea))
+        theirs = rating(world, defender, clan, defending=True)
+        cr_a, cr_d = sum(v for _, v in mine), sum(v for _, v in theirs)
+        roll_a = ctx.dice.roll(10, clan.name, f"{army.name} attacking {target.name} "
+                                              f"(CR {cr_a:+d})")
+        roll_d = ctx.dice.roll(10, target.owner, f"{defender.name} defending {target.name} "
+                                                 f"(CR {cr_d:+d})")
+        score = (f"{army.name} {roll_a}{cr_a:+d} = {roll_a + cr_a} ({show(mine)}) against "
+                 f"{defender.name} {roll_d}{cr_d:+d} = {roll_d + cr_d} ({show(theirs)})")
+        if roll_a + cr_a > roll_d + cr_d:
+            world.remove_army(defender, f"destroyed defending {target.name}")
+            won += 1
+            _both(ctx, clan.name, target.owner, "battle",
+                  f"battle for {target.name}: {score}: {defender.name} is destroyed")
+            continue
+        world.remove_army(army, f"destroyed attacking {target.name}")
+        _both(ctx, clan.name, target.owner, "battle",
+              f"battle for {target.name}: {score}: {army.name} is destroyed")
+        ctx.resolve(order, Status.APPLIED, f"attacked {target.name}: "
+                                           + (f"won {count(won, 'battle')}, then " if won else "")
+                                           + f"{army.name} was destroyed")
+        return
+    conquer(ctx, clan, army, target, sea)
+    fought = f" after winning {count(won, 'battle')}" if won else ""
+    ctx.resolve(order, Status.APPLIED, f"took {target.name} from {holder}{fought}")
+
+
+def conquer(ctx: Context, clan: Clan, army: Army, target: Province, sea: str) -> None:
+    world: ClansWorld = ctx.world
+    loser = world.clans.get(target.owner)
+    world.move_army(army, target.name)
+    world.set_owner(target, clan.name)
+    how = f" across the {sea}" if sea else ""
+    _both(ctx, clan.name, loser.name if loser else "", "conquest",
+          f"{army.name} of {clan.name} took {target.name}{how} from "
+          f"{loser.name if loser else 'the Independents'}")
+    if loser is not None and (target.name == loser.capital or not world.count(loser.name)):
+        destroy_clan(ctx, loser, clan, target)
+
+
+def _both(ctx: Context, one: str, other: str, kind: str, text: str) -> None:
+    ctx.emit(one, kind, text)
+    if other and other != one:
+        ctx.emit(other, kind, text)

@@ -1,0 +1,162 @@
+"""The season's economy: taxes, Marketplaces and Mints; then army upkeep and wages."""
+
+from __future__ import annotations
+
+from sheetmaster.ruleset import Context
+
+from .. import data
+from ..effects import (
+    Parts,
+    advisor_discounts,
+    army_type,
+    count,
+    discounted,
+    skills,
+    supplied,
+    supply,
+)
+from ..world import Clan, ClansWorld
+
+TAX_RULE = (
+    "Each Province pays Taxes; the base Tax of a Province equals 500 Coins per Turn. Your "
+    "'capital' Province pays 700 Coins per Turn."
+)
+MARKET_RULE = (
+    "Marketplace provides Coins based on access to Resources it has to Provinces that are "
+    "controlled by you. If you're selling multiple Resources of the same kind, the total price "
+    "of them is lowered by 10% for each excess resource. Extra Marketplaces do not provide "
+    "extra Coins from selling; instead, they lower penalties from excess resources by 10% per "
+    "additional Marketplace."
+)
+MINT_RULE = "Mint (1500 Coins): Produces 100 Coins per each Copper and Silver Resource you control."
+UPKEEP_RULE = (
+    "Spearmen (CR+0); Recruitment Cost 500 Coins, Upkeep 100 Coins/Season. Archers (CR+2); "
+    "Recruitment Cost 1000 Coins, Upkeep 250 Coins/Season. Cavalry (CR+6); Recruitment Cost "
+    "1500 Coins, Upkeep 500 Coins/Season."
+)
+WAGES_RULE = (
+    "In a situation that at end of a Turn you cannot pay all your Advisors' wages, 1 of them "
+    "will leave your court, with Great Advisors taking priority."
+)
+
+
+def living(world: ClansWorld) -> list[Clan]:
+    return [c for c in world.clans.values() if c.alive and c.started]
+
+
+def collect_income(ctx: Context) -> None:
+    world: ClansWorld = ctx.world
+    for clan in living(world):
+        tax, tax_note = taxes(world, clan)
+        market, market_note = marketplaces(world, clan)
+        mint, mint_note = mints(world, clan)
+        clan.coins += tax + market + mint
+        notes = [f"taxes {tax} ({tax_note})"]
+        if market_note:
+            notes.append(f"Marketplaces {market} ({market_note})")
+        if mint_note:
+            notes.append(f"Mints {mint} ({mint_note})")
+        ctx.emit(clan.name, "income", f"+{tax + market + mint} coins: {'; '.join(notes)}; coins "
+                                      f"now {clan.coins}")
+
+
+def taxes(world: ClansWorld, clan: Clan) -> tuple[int, str]:
+    """500 a province, 700 the capital; Bureaucracy +100 each, Administration +100 the
+    capital; then Silk +30%, Lacquer +20%, Tea +10%, Copper +10%, Minister of Taxes +10%."""
+    provinces = world.count(clan.name)
+    capital = clan.capital in world.held.get(clan.name, ())
+    base = data.PROVINCE_TAX * provinces + (data.CAPITAL_TAX - data.PROVINCE_TAX) * capital
+    base += 100 * provinces * clan.has("Bureaucracy") + 100 * capital * clan.has("Administration")
+    parts: Parts = [(r, pct) for r, pct in (("Silk", 30), ("Lacquer", 20), ("Tea", 10),
+                                            ("Copper", 10)) if supplied(world, clan.name, r)]
+    if data.MIN_TAXES in skills(world, clan.name):
+        parts.append((data.MIN_TAXES, 10))
+    pct = sum(p for _, p in parts)
+    note = count(provinces, "province") + (", capital" if capital else "")
+    if pct:
+        note += f", {base} +{pct}% (" + ", ".join(f"{w} +{p}%" for w, p in parts) + ")"
+    return base * (100 + pct) // 100, note
+
+
+def marketplaces(world: ClansWorld, clan: Clan) -> tuple[int, str]:
+    """Each resource sells at its price per unit, less 10% per unit beyond the first (the
+    second with Trade Law), less 10% per Marketplace beyond the first, never below 0% nor
+    above 100%; then Silver +30%, Minister of Trade +10%."""
+    markets = sum(p.count(data.MARKETPLACE) for p in world.provinces_of(clan.name))
+    if not markets:
+        return 0, ""
+    free = 2 if clan.has("Trade Law") else 1
+    total, notes = 0, []
+    for resource, units in sorted(supply(world, clan.name).items()):
+        penalty = min(100, max(0, 10 * (units - free) - 10 * (markets - 1)))
+        value = units * data.PRICES[resource] * (100 - penalty) // 100
+        total += value
+        notes.append(f"{units} {resource} x {data.PRICES[resource]}"
+                     + (f" -{penalty}%" if penalty else "") + f" = {value}")
+    pct = 30 * supplied(world, clan.name, "Silver") + 10 * (data.MIN_TRADE in
+                                                           skills(world, clan.name))
+    if pct and total:
+        notes.append(f"+{pct}%")
+    note = count(markets, "Marketplace") + ": " + ("; ".join(notes) or "nothing to sell")
+    return total * (100 + pct) // 100, note
+
+
+def mints(world: ClansWorld, clan: Clan) -> tuple[int, str]:
+    """100 a unit of Copper and Silver, counted once whatever the number of Mints; Master of
+    the Mint +20%."""
+    if not any(data.MINT in p.improvements for p in world.provinces_of(clan.name)):
+        return 0, ""
+    units = supply(world, clan.name)
+    metal = units["Copper"] + units["Silver"]
+    bonus = 20 if data.MASTER_MINT in skills(world, clan.name) else 0
+    note = f"{metal} Copper and Silver x 100" + (f" +{bonus}%" if bonus else "")
+    return metal * 100 * (100 + bonus) // 100, note
+
+
+def pay_upkeep_and_wages(ctx: Context) -> None:
+    """Armies' upkeep, then advisors' wages. Armies whose upkeep cannot be paid are
+    disbanded, the last listed first, until the rest can be paid."""
+    world: ClansWorld = ctx.world
+    for clan in living(world):
+        armies = world.armies_of(clan.name)
+        upkeep = sum(army_type(clan, a.type).upkeep for a in armies)
+        while armies and upkeep > clan.coins:
+            army = armies.pop()
+            upkeep -= army_type(clan, army.type).upkeep
+            world.remove_army(army, "disbanded: upkeep unpaid")
+            ctx.emit(clan.name, "army disbanded", f"{army.name} disbanded: its upkeep cannot "
+                                                  f"be paid")
+        if upkeep:
+            clan.coins -= upkeep
+            ctx.emit(clan.name, "upkeep", f"-{upkeep} coins upkeep for "
+                                          f"{count(len(armies), 'army', 'armies')}; coins now "
+                                          f"{clan.coins}")
+        _pay_wages(ctx, world, clan)
+
+
+def _pay_wages(ctx: Context, world: ClansWorld, clan: Clan) -> None:
+    """200 a turn (Great Advisors 500), less Tea's and Zen's cuts. If the coins do not cover
+    them all, one advisor leaves (a Great one first, the latest to join first), and the rest
+    are paid from what there is (never below 0 coins)."""
+    court = world.court(clan.name)
+    if not court:
+        return
+    off = advisor_discounts(world, clan)
+
+    def wage(a) -> int:
+        return discounted(data.GREAT_WAGE if a.great else data.ADVISOR_WAGE, off)
+
+    wages = sum(wage(a) for a in court)
+    if wages > clan.coins:
+        leaver = max(court, key=lambda a: (a.great, a.since, court.index(a)))
+        world.retire(leaver, "left: wages unpaid")
+        court.remove(leaver)
+        ctx.emit(clan.name, "advisor leaves", f"the {'Great ' if leaver.great else ''}"
+                                              f"{leaver.skill} leaves: {wages} coins of wages "
+                                              f"cannot be paid from {clan.coins}")
+        wages = sum(wage(a) for a in court)
+    paid = min(wages, clan.coins)
+    clan.coins -= paid
+    if court:
+        ctx.emit(clan.name, "wages", f"-{paid} coins wages for {count(len(court), 'advisor')}; "
+                                     f"coins now {clan.coins}")

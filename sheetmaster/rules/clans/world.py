@@ -1,0 +1,326 @@
+"""The clans game in memory: clans, provinces, armies and advisors, built from the tabs.
+
+Phases change this model; :meth:`ClansWorld.to_tables` turns it back into the tabs' tables.
+Provinces and clans keep their rows; the Armies and Advisors tabs are rewritten whole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from sheetmaster import values
+from sheetmaster.model import GameState
+from sheetmaster.values import Names
+
+from . import data
+from .tables import ADVISORS, ARMIES, CLANS, PROVINCES
+
+
+@dataclass(slots=True)
+class Province:
+    name: str
+    row: int
+    flavour: str
+    owner: str  # '' = Independent
+    borders: tuple[str, ...]
+    seas: tuple[str, ...]
+    #: improvement names as data.IMPROVEMENTS spells them; a Mine's resource is in ``mine``.
+    improvements: list[str]
+    mine: str
+    found: list[str]
+    prospected: int
+
+    def count(self, improvement: str) -> int:
+        return self.improvements.count(improvement)
+
+    def improvements_text(self) -> str:
+        return ", ".join(f"{i} ({self.mine})" if i == data.MINE and self.mine else i
+                         for i in self.improvements)
+
+
+@dataclass(slots=True)
+class Clan:
+    name: str
+    row: int
+    capital: str
+    religion: str
+    coins: int
+    techs: list[str]
+    researching: str
+    points: int
+    extras: list[str]
+    started: int  # 0 = not set up yet
+    capital_moved: int  # 0 = never
+    destroyed: str
+    victory: str
+    email: str = ""
+    # -- this turn only --
+    #: the order rows that used this turn's one army, one hire and one Ninja (0 = unused).
+    raised: int = 0
+    hired: int = 0
+    ninja: int = 0
+    free_builds_used: int = 0
+    #: the court held more advisors than slots when the turn began (dismissal is due).
+    over_slots_at_start: bool = False
+
+    @property
+    def alive(self) -> bool:
+        return not self.destroyed
+
+    def has(self, tech: str) -> bool:
+        return tech in self.techs
+
+
+@dataclass(slots=True)
+class Army:
+    name: str
+    clan: str  # '' = Independent
+    type: str
+    province: str
+    #: its row in the Armies tab (0: raised this turn, a new row at the bottom).
+    row: int = 0
+    #: blank while in the field; 'gone (destroyed at Kozu, turn 5)' once it is not.
+    status: str = ""
+    raised_now: bool = False
+    moved: bool = False
+
+
+OFFERED = "offered"
+
+
+def gone(why: str, turn: int) -> str:
+    """The status of an army or advisor that is no more: kept on its row, ignored."""
+    return f"gone ({why}, turn {turn})"
+
+
+@dataclass(slots=True)
+class Advisor:
+    clan: str
+    skill: str
+    great: bool
+    second: str
+    #: '' = at court, 'offered' = a travelling advisor's offer, 'gone (...)' = left
+    status: str
+    since: int
+    #: its row in the Advisors tab (0: new this turn).
+    row: int = 0
+
+    @property
+    def at_court(self) -> bool:
+        return not self.status
+
+    @property
+    def offering(self) -> bool:
+        return self.status == OFFERED
+
+    def skills(self) -> tuple[str, ...]:
+        return (self.skill, self.second) if self.great and self.second else (self.skill,)
+
+
+@dataclass
+class IndependentRule:
+    """How the Independents of some provinces behave (None: every province)."""
+
+    provinces: frozenset[str] | None
+    starting: int | None = None
+    raise_chance: int | None = None
+    limit: int | None = None
+    castle_chance: int | None = None
+
+
+@dataclass
+class Behaviour:
+    starting: int = 1
+    raise_chance: int = 0
+    limit: int | None = None
+    castle_chance: int = 0
+
+    @property
+    def army_limit(self) -> int:
+        return self.starting if self.limit is None else self.limit
+
+
+@dataclass
+class Settings:
+    first_year: int = 1
+    first_season: int = 0  # index in data.SEASONS
+    ninja_cost: int = 0
+    traveller_chance: int = 10
+
+
+@dataclass
+class ClansWorld:
+    """Mutable game model the clans phases act on."""
+
+    turn: int = 1
+    settings: Settings = field(default_factory=Settings)
+    provinces: dict[str, Province] = field(default_factory=dict)
+    clans: dict[str, Clan] = field(default_factory=dict)
+    armies: dict[str, Army] = field(default_factory=dict)
+    advisors: list[Advisor] = field(default_factory=list)
+    independents: list[IndependentRule] = field(default_factory=list)
+    #: sea -> provinces adjacent to it, in the Provinces tab's order.
+    seas: dict[str, list[str]] = field(default_factory=dict)
+    #: every row of the Armies tab, the gone ones too, and the new ones at the end.
+    army_rows: list[Army] = field(default_factory=list)
+    #: clan -> provinces it holds (a dict as an ordered set).
+    held: dict[str, dict[str, None]] = field(default_factory=dict)
+    #: province -> armies standing in it.
+    at: dict[str, list[Army]] = field(default_factory=dict)
+    province_names: Names = field(default_factory=lambda: Names(()))
+    #: armies by folded name, as of ``_folded_for`` adds and removals (``_changes``).
+    _folded: dict[str, Army] = field(default_factory=dict, repr=False)
+    _folded_for: int = -1
+    _changes: int = 0
+    #: every army's name, case-folded (names are unique whatever their case).
+    army_keys: set[str] = field(default_factory=set)
+    #: clan ('' = Independents) -> its armies in the field, in the Armies tab's order.
+    by_clan: dict[str, dict[str, Army]] = field(default_factory=dict)
+    #: clan -> its advisors' rows (at court, offered or gone).
+    advisors_of: dict[str, list[Advisor]] = field(default_factory=dict)
+
+    # -- lookups for reading orders ------------------------------------------------------
+    def names(self) -> dict[str, Names]:
+        return {
+            "player": Names(self.clans),
+            "province": self.province_names,
+            "army type": Names(data.ARMY_TYPES, data.ARMY_ALIASES),
+            "improvement": Names(data.IMPROVEMENTS, data.IMPROVEMENT_ALIASES),
+            "resource": Names(data.PRICES),
+            "skill": Names(data.SKILLS),
+            "tech": Names(data.TECHS),
+        }
+
+    def emails(self) -> dict[str, str]:
+        return {c.name: c.email for c in self.clans.values() if c.email}
+
+    def season(self, turn: int | None = None) -> str:
+        return season_name(self.settings, self.turn if turn is None else turn)
+
+    def year(self, turn: int | None = None) -> int:
+        return year_of(self.settings, self.turn if turn is None else turn)
+
+    # -- changes ---------------------------------------------------------------------------
+    def set_owner(self, province: Province, owner: str) -> None:
+        if province.owner:
+            self.held.get(province.owner, {}).pop(province.name, None)
+        province.owner = owner
+        if owner:
+            self.held.setdefault(owner, {})[province.name] = None
+
+    def provinces_of(self, clan: str) -> list[Province]:
+        return [self.provinces[p] for p in self.held.get(clan, {})]
+
+    def count(self, clan: str) -> int:
+        return len(self.held.get(clan, ()))
+
+    def armies_of(self, clan: str) -> list[Army]:
+        return list(self.by_clan.get(clan, {}).values())
+
+    def set_army_clan(self, army: Army, clan: str) -> None:
+        self.by_clan[army.clan].pop(army.name)
+        army.clan = clan
+        self.by_clan.setdefault(clan, {})[army.name] = army
+
+    def add_army(self, clan: str, kind: str, province: str, name: str = "", row: int = 0,
+                 status: str = "") -> Army:
+        army = Army(name or self.army_name(clan or province, kind), clan, kind, province, row,
+                    status)
+        self.army_rows.append(army)
+        self.army_keys.add(army.name.casefold())
+        if not status:
+            self.armies[army.name] = army
+            self.at.setdefault(province, []).append(army)
+            self.by_clan.setdefault(clan, {})[army.name] = army
+            self._changes += 1
+        return army
+
+    def remove_army(self, army: Army, why: str) -> None:
+        """The army is no more; its row stays, marked gone (its name stays taken)."""
+        del self.armies[army.name]
+        self.at[army.province].remove(army)
+        self.by_clan[army.clan].pop(army.name)
+        self._changes += 1
+        army.status = gone(why, self.turn)
+
+    def move_army(self, army: Army, province: str) -> None:
+        self.at[army.province].remove(army)
+        army.province = province
+        self.at.setdefault(province, []).append(army)
+
+    def army_name(self, base: str, kind: str) -> str:
+        n = 1
+        while f"{base} {kind} {n}".casefold() in self.army_keys:
+            n += 1
+        return f"{base} {kind} {n}"
+
+    def find_army(self, text: str) -> Army | None:
+        """The army named ``text`` (case and spaces do not matter)."""
+        army = self.armies.get(text)
+        if army is None:
+            if self._folded_for != self._changes:
+                self._folded = {values.fold(n): a for n, a in self.armies.items()}
+                self._folded_for = self._changes
+            army = self._folded.get(values.fold(text))
+        return army
+
+    def court(self, clan: str) -> list[Advisor]:
+        return [a for a in self.advisors_of.get(clan, ()) if a.at_court]
+
+    def offers(self) -> list[Advisor]:
+        return [a for a in self.advisors if a.offering]
+
+    def add_advisor(self, advisor: Advisor) -> None:
+        self.advisors.append(advisor)
+        self.advisors_of.setdefault(advisor.clan, []).append(advisor)
+
+    def move_advisor(self, advisor: Advisor, clan: str) -> None:
+        self.advisors_of[advisor.clan].remove(advisor)
+        advisor.clan = clan
+        self.advisors_of.setdefault(clan, []).append(advisor)
+
+    def retire(self, advisor: Advisor, why: str) -> None:
+        """The advisor leaves (or his offer lapses); his row stays, marked gone."""
+        advisor.status = gone(why, self.turn)
+
+    # -- back to tables -------------------------------------------------------------------
+    def to_tables(self, before: GameState) -> dict[str, pd.DataFrame]:
+        from .tabs_out import clans_frame, grown_frame, provinces_frame
+
+        armies = [(a.row, [a.name, a.clan, a.type, a.province, a.status])
+                  for a in self.army_rows]
+        advisors = [(a.row, [a.clan, a.skill, "yes" if a.great else "",
+                             a.second if a.great else "", a.status, a.since])
+                    for a in self.advisors]
+        return {
+            CLANS.tab: clans_frame(self, before.tables[CLANS.tab]),
+            PROVINCES.tab: provinces_frame(self, before.tables[PROVINCES.tab]),
+            ARMIES.tab: grown_frame(before.tables[ARMIES.tab], ARMIES.names, armies),
+            ADVISORS.tab: grown_frame(before.tables[ADVISORS.tab], ADVISORS.names, advisors),
+        }
+
+
+def season_name(settings: Settings, turn: int) -> str:
+    """ "Each Global Turn represents one Season ... and thus 4 Global Turns make a Year." """
+    index = settings.first_season + turn - 1
+    return f"{data.SEASONS[index % 4]} of year {settings.first_year + index // 4}"
+
+
+def year_of(settings: Settings, turn: int) -> int:
+    return settings.first_year + (settings.first_season + turn - 1) // 4
+
+
+def behaviour(world: ClansWorld, province: str) -> Behaviour:
+    """How the Independents of ``province`` behave: the Independents tab's rows that name it
+    (or every province), later rows winning, blank cells keeping the earlier value."""
+    out = Behaviour()
+    for rule in world.independents:
+        if rule.provinces is not None and province not in rule.provinces:
+            continue
+        for name in ("starting", "raise_chance", "limit", "castle_chance"):
+            value = getattr(rule, name)
+            if value is not None:
+                setattr(out, name, value)
+    return out

@@ -1,0 +1,108 @@
+"""The clans ruleset end to end: the shipped workbooks, eight seasons from the command line,
+the sheet contract's details, and the season benchmark (quick setting)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import openpyxl
+import pandas as pd
+
+from sheetmaster import rules
+from sheetmaster.cli import main
+from sheetmaster.engine import resolve
+from sheetmaster.model import Status
+from sheetmaster.report import player_report
+from sheetmaster.stores.xlsx import XlsxStore
+from sheetmaster.testing.builder import build_state
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATES = ROOT / "templates"
+BENCHMARK = ROOT / "benchmarks" / "clans_season.py"
+
+
+def _game(path: Path) -> dict:
+    return {r[0].value: r[1].value for r in openpyxl.load_workbook(path)["Game"].iter_rows(
+        min_row=2)}
+
+
+def test_eight_seasons_in_a_row(tmp_path):
+    path = tmp_path / "isles.xlsx"
+    assert main(["new", "clans", str(path), "--example"]) == 0
+    assert _game(path)["season"] == "Spring of year 2"
+    for _ in range(8):
+        assert main(["resolve", str(path), "-q"]) == 0
+    game = _game(path)
+    assert game["turn"] == 13 and game["season"] == "Spring of year 4"
+    state = XlsxStore(path).load()
+    clans = state.tables["Clans"]
+    assert (clans["coins"] >= 0).all() and len(clans) == 4
+    log = state.tables["Log"]
+    assert set(log["turn"]) == set(range(5, 13))
+    assert {"d10", "d100", "d6"} <= set(log["die"])
+
+
+def test_the_example_is_what_new_example_writes(tmp_path):
+    fresh = tmp_path / "fresh.xlsx"
+    main(["new", "clans", str(fresh), "--example"])
+    shipped = XlsxStore(TEMPLATES / "clans-example.xlsx").load()
+    again = XlsxStore(fresh).load()
+    assert shipped.tables.keys() == again.tables.keys()
+    for tab in shipped.tables:
+        pd.testing.assert_frame_equal(shipped.tables[tab], again.tables[tab])
+
+
+def test_the_example_resolves_from_the_shipped_file(tmp_path):
+    game = tmp_path / "example.xlsx"
+    shutil.copy(TEMPLATES / "clans-example.xlsx", game)
+    assert main(["resolve", str(game), "-q"]) == 0
+    assert (tmp_path / "example-turn-5-report.md").exists()
+
+
+def test_the_blank_template_has_the_clans_tabs():
+    book = openpyxl.load_workbook(TEMPLATES / "clans-template.xlsx")
+    assert book.sheetnames == ["How to write orders", "Game", "Orders", "Clans", "Provinces",
+                               "Armies", "Advisors", "Independents", "Log"]
+    state = XlsxStore(TEMPLATES / "clans-template.xlsx").load()
+    assert list(state.tables["Clans"].columns)[:3] == ["clan", "capital", "religion"]
+    assert len(state.tables["Provinces"]) == 0
+    settings = dict(zip(state.tables["Game"]["setting"], state.tables["Game"]["value"]))
+    assert settings["ruleset"] == "clans" and settings["season"] == "Spring of year 1"
+    dropdowns = [dv.sqref for dv in book["Orders"].data_validations.dataValidation]
+    assert len(dropdowns) == 4  # order, player, clan, blame
+
+
+def test_the_example_has_four_clans_twenty_provinces_and_independents():
+    tables, orders, _ = rules.get("clans").example()
+    assert len(tables["Clans"]) == 4 and len(tables["Provinces"]) >= 20
+    assert any(not p["owner"] for p in tables["Provinces"])
+    assert {o["order"] for o in orders} >= {"raise army", "move army", "build improvement",
+                                            "prospect", "hire advisor", "give coins"}
+
+
+def test_the_report_has_a_section_per_clan_and_the_season_checks_orders():
+    ruleset = rules.get("clans")
+    tables, orders, settings = ruleset.example()
+    state = build_state(ruleset, tables, orders, settings=settings)
+    result = resolve(ruleset, state)
+    report = player_report(ruleset, result)
+    for clan in ("Amana", "Kuroda", "Mori", "Takeda"):
+        assert f"## {clan}" in report
+    assert "**3b. Player turn: raising armies**" in report
+    assert all(r.status is not Status.PARTIAL for r in result.results)
+
+
+def test_the_season_benchmark_runs_quickly(tmp_path):
+    out = tmp_path / "season.json"
+    done = subprocess.run([sys.executable, str(BENCHMARK), "--quick", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "resolve s" in done.stdout and "peak MiB" in done.stdout
+    row = json.loads(out.read_text(encoding="utf-8"))
+    assert (row["clans"], row["provinces"]) == (8, 400)
+    assert row["orders"] > 0 and row["applied"] > 0 and row["rejected"] > 0
+    assert row["resolve_s"] > 0 and row["peak_mib"] > 0 and row["dice"] > 0

@@ -1,0 +1,137 @@
+"""Engine features rulesets build on: player turns, ruleset Game settings, name aliases,
+repeatable orders and a players tab keyed by another name than 'player'."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from sheetmaster import values
+from sheetmaster.engine import resolve
+from sheetmaster.model import GameState, Status
+from sheetmaster.orders import Field, OrderKind
+from sheetmaster.report import player_report
+from sheetmaster.ruleset import Context, Phase, Ruleset, player_name_columns
+from sheetmaster.schema import Column, Kind, Table
+from sheetmaster.testing.builder import build_state
+
+HOUSES = Table("Houses", (Column("house", Kind.NAME), Column("coins", Kind.WHOLE, owned=True)),
+               key="house", lists_players=True)
+
+
+class World:
+    def __init__(self, state: GameState) -> None:
+        df = state.tables["Houses"]
+        self.rows = dict(zip(df["house"].tolist(), df.index.tolist()))
+        self.coins = dict(zip(df["house"].tolist(), df["coins"].tolist()))
+        self.seen: list[tuple[str | None, str, str]] = []
+        self.meta = state.meta
+
+    def names(self) -> dict[str, values.Names]:
+        return {"player": values.Names(self.coins),
+                "colour": values.Names(["Red", "Blue"], {"crimson": "Red"})}
+
+    def to_tables(self, before: GameState) -> dict[str, pd.DataFrame]:
+        out = before.tables["Houses"].copy()
+        out["coins"] = pd.Series(list(self.coins.values()), index=list(self.rows.values()),
+                                 dtype=object)
+        return {"Houses": out}
+
+
+def _step(name: str, kinds: tuple[str, ...] = ()):
+    def run(ctx: Context) -> None:
+        ctx.world.seen.append((ctx.player, name, ",".join(
+            f"{o.kind}@{o.row}" for o in ctx.orders(*kinds))))
+        for order in ctx.orders(*kinds):
+            if order.kind == "paint":
+                ctx.world.seen.append((ctx.player, "colour", order.fields["colour"]))
+            ctx.world.coins[order.player] += 1
+            ctx.resolve(order, Status.APPLIED, "")
+    return run
+
+
+def _ruleset(**extra: Any) -> Ruleset:
+    kinds = (OrderKind("raise", "b"), OrderKind("build", "c", repeatable=True),
+             OrderKind("paint", "c", (Field("colour", names="colour"),)),
+             OrderKind("gift", "c", (Field("to", names="player"),)))
+    return Ruleset(
+        name="houses", title="houses", version="1", tables=(HOUSES,), order_kinds=kinds,
+        order_columns=(Column("colour", Kind.RAW), Column("to", Kind.RAW)),
+        phases=(Phase("a", "start", _step("start")),
+                Phase("b", "raise", _step("raise", ("raise",)), each_player=True),
+                Phase("c", "build", _step("build", ("build", "paint", "gift")),
+                      each_player=True),
+                Phase("d", "end", _step("end"))),
+        build_world=lambda state, problems: World(state), **extra)
+
+
+def _state(ruleset: Ruleset, orders: list[dict[str, Any]], **settings: Any) -> GameState:
+    houses = [{"house": "Stark", "coins": 0}, {"house": "Tully", "coins": 0},
+              {"house": "Arryn", "coins": 0}]
+    return build_state(ruleset, {"Houses": houses}, orders, settings=settings)
+
+
+def test_each_player_phases_run_as_one_turn_per_player_in_posting_order():
+    ruleset = _ruleset()
+    orders = [{"player": "Tully", "order": "build"}, {"player": "Stark", "order": "raise"},
+              {"player": "Tully", "order": "raise"}, {"player": "Stark", "order": "build"}]
+    state = _state(ruleset, orders)
+    seen: list = []
+    original = ruleset.build_world
+
+    def capture(state, problems):
+        world = original(state, problems)
+        seen.append(world)
+        return world
+
+    resolve(Ruleset(**{**ruleset.__dict__, "build_world": capture}), state, seed=1)
+    assert seen[0].seen == [
+        (None, "start", ""),
+        ("Tully", "raise", "raise@4"), ("Tully", "build", "build@2"),
+        ("Stark", "raise", "raise@3"), ("Stark", "build", "build@5"),
+        (None, "end", ""),
+    ]
+    assert [[p.key for p in step] for step in ruleset.steps()] == [["a"], ["b", "c"], ["d"]]
+
+
+def test_repeatable_orders_are_not_taken_for_double_posts():
+    ruleset = _ruleset()
+    orders = [{"player": "Stark", "order": "build"}, {"player": "Stark", "order": "build"},
+              {"player": "Stark", "order": "gift", "to": "Tully"},
+              {"player": "Stark", "order": "gift", "to": "Tully"}]
+    result = resolve(ruleset, _state(ruleset, orders), seed=1)
+    assert [r.status for r in result.results] == [Status.APPLIED] * 3 + [Status.REJECTED]
+    assert "same as order row 4" in result.results[3].reason
+
+
+def test_name_aliases_find_the_name_and_are_not_listed():
+    names = values.Names(["Archers", "Spearmen"], {"Bowmen": "Archers"})
+    assert names.get("bowmen") == "Archers" and names.get("BOWMEN ") == "Archers"
+    assert names.get("Archers") == "Archers" and list(names) == ["Archers", "Spearmen"]
+    ruleset = _ruleset()
+    result = resolve(ruleset, _state(ruleset, [{"player": "Stark", "order": "paint",
+                                                "colour": "Crimson"}]), seed=1)
+    assert result.results[0].status is Status.APPLIED
+
+
+def test_ruleset_settings_and_turn_settings_are_read_and_written():
+    ruleset = _ruleset(settings={"banner": ("wolf", "the house banner")},
+                       turn_settings=lambda turn, meta: {"moon": f"moon {turn} "
+                                                                 f"{meta.get('banner')}"})
+    state = _state(ruleset, [])
+    game = dict(zip(state.tables["Game"]["setting"], state.tables["Game"]["value"]))
+    assert game["banner"] == "wolf" and game["moon"] == "moon 1 wolf"
+    result = resolve(ruleset, state, seed=1)
+    after = dict(zip(result.after.tables["Game"]["setting"],
+                     result.after.tables["Game"]["value"]))
+    assert after["moon"] == "moon 2 wolf" and after["turn"] == 2
+
+
+def test_a_players_tab_keyed_by_another_name_feeds_reports_and_dropdowns():
+    ruleset = _ruleset()
+    assert ruleset.players_table() is HOUSES
+    assert player_name_columns(ruleset) == ["player", "to"]
+    result = resolve(ruleset, _state(ruleset, [{"player": "Arryn", "order": "build"}]), seed=1)
+    report = player_report(ruleset, result)
+    assert "## Stark" in report and "## Arryn" in report and "coins 0 -> 1" in report

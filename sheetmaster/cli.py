@@ -79,9 +79,9 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def _sheet_store(args: argparse.Namespace):
     from sheetmaster.stores.gsheets import SheetsStore
-    from sheetmaster.stores.gsheets_client import open_client
+    from sheetmaster.stores.gsheets_client import open_client, store_options
 
-    return SheetsStore(args.sheet, open_client(args.credentials))
+    return SheetsStore(args.sheet, open_client(args.credentials), **store_options())
 
 
 def _store(args: argparse.Namespace, mode: Mode):

@@ -227,10 +227,35 @@ class SheetsStore:
         return GameState(tables, {"sheet_timezone": self.time_zone})
 
     def apply(self, requests_: list[dict[str, Any]], what: str) -> None:
-        """Send ``requests_`` and release the lock, in one atomic batchUpdate."""
+        """Send ``requests_`` and release the lock, in one atomic batchUpdate.
+
+        An attempt whose answer was lost (timeout, dropped connection, 5xx) may have been
+        applied all the same; its retry is then refused (the undo tab it adds exists by now).
+        Since only this batch removes this run's lock, a lock that is gone means it was
+        applied: that is checked (one more request) before a refused retry is reported.
+        """
         body = {"requests": requests_ + self._unlock_requests()}
-        self.retry.call(what, lambda: self.http.batch_update(self.spreadsheet_id, body))
+        attempts = self.retry.attempts
+        try:
+            self.retry.call(what, lambda: self.http.batch_update(self.spreadsheet_id, body))
+        except StoreError:
+            if not (self.lock_ids and self.retry.attempts - attempts > 1
+                    and self._lock_released()):
+                raise
         self.lock_ids = []
+
+    def _lock_released(self) -> bool:
+        """Whether none of this run's locks is left on the spreadsheet (False if unknown)."""
+        try:
+            reply = self.retry.call("checking whether the write went through", lambda:
+                                    self.http.fetch_sheet_metadata(
+                                        self.spreadsheet_id,
+                                        params={"fields": "developerMetadata"}))
+        except StoreError:
+            return False
+        present = {int(m.get("metadataId", 0)) for m in reply.get("developerMetadata") or []
+                   if m.get("metadataKey") == LOCK_KEY}
+        return not present & set(self.lock_ids)
 
     # -- request 3: write ------------------------------------------------------------------
     def save(self, ruleset: Ruleset, result: TurnResult) -> int:

@@ -3,6 +3,12 @@
 ``SHEETMASTER_SHEETS_ENDPOINT=http://127.0.0.1:PORT`` sends every Sheets API call to that
 address with no credentials (a FakeSheetsServer, for trying sheetmaster out offline and in
 tests), the way emulators of other Google services are reached.
+
+Two more settings are read when the CLI builds its store (both whole seconds, unset = the
+defaults): ``SHEETMASTER_LOCK_TTL``, how long this run's lock holds before another run takes
+it for one left by a crashed run (default 20 minutes, the nightly job's limit), and
+``SHEETMASTER_RETRY_DEADLINE``, how long failing requests are retried before the run stops
+(default 5 minutes). Tests that kill runs or inject faults that never clear set them low.
 """
 
 from __future__ import annotations
@@ -10,9 +16,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import load_credentials
 
 ENDPOINT_ENV = "SHEETMASTER_SHEETS_ENDPOINT"
+LOCK_TTL_ENV = "SHEETMASTER_LOCK_TTL"
+RETRY_DEADLINE_ENV = "SHEETMASTER_RETRY_DEADLINE"
 #: seconds before one HTTP request is given up (and retried).
 REQUEST_TIMEOUT = 60.0
 
@@ -30,3 +39,30 @@ def open_client(credentials_path: str | None = None) -> Any:
         client = gspread.Client(auth=load_credentials(credentials_path))
     client.set_timeout(REQUEST_TIMEOUT)
     return client
+
+
+def store_options() -> dict[str, Any]:
+    """SheetsStore keyword arguments from SHEETMASTER_LOCK_TTL and SHEETMASTER_RETRY_DEADLINE."""
+    from sheetmaster.stores.gsheets import RetryPolicy
+
+    options: dict[str, Any] = {}
+    ttl = _seconds(LOCK_TTL_ENV)
+    if ttl is not None:
+        options["lock_ttl"] = ttl
+    deadline = _seconds(RETRY_DEADLINE_ENV)
+    if deadline is not None:
+        options["retry"] = RetryPolicy(deadline=deadline)
+    return options
+
+
+def _seconds(name: str) -> int | None:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise StoreError(f"{name} must be a whole number of seconds, 1 or more (it is {raw!r})")
+    return value

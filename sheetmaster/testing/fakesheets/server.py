@@ -88,6 +88,7 @@ class FakeSheetsServer(_RestApi):
         self.requests: list[RecordedRequest] = []
         self.faults_injected: list[tuple[RecordedRequest, Any]] = []
         self.internal_errors: list[str] = []
+        self._in_flight = 0
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -310,9 +311,36 @@ class FakeSheetsServer(_RestApi):
             self.requests.clear()
             self.faults_injected.clear()
 
+    def wait_idle(self, timeout: float = 10.0, quiet: float = 0.05) -> bool:
+        """Wait until no request has been handled or received for ``quiet`` seconds (a
+        request whose client was killed is still applied, as Google would); False if
+        ``timeout`` seconds passed first."""
+        end = time.monotonic() + timeout
+        seen, since = -1, time.monotonic()
+        while True:
+            with self._lock:
+                busy, count = self._in_flight, len(self.requests)
+            now = time.monotonic()
+            if busy or count != seen:
+                seen, since = count, now
+            elif now - since >= quiet:
+                return True
+            if now >= end:
+                return False
+            time.sleep(0.005)
+
     # -- request handling --------------------------------------------------------------------
 
     def _handle(self, handler: _Handler) -> None:
+        with self._lock:
+            self._in_flight += 1
+        try:
+            self._handle_one(handler)
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+
+    def _handle_one(self, handler: _Handler) -> None:
         try:
             length = int(handler.headers.get("Content-Length") or 0)
             raw = handler.rfile.read(length) if length else b""

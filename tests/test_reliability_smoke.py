@@ -1,0 +1,35 @@
+"""The reliability benchmark runs end to end (--quick) and loses nothing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "reliability.py"
+
+
+def test_quick_reliability_run_reports_every_figure_and_loses_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "reliability.json"
+    done = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--out", str(out)],
+                          capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = done.stdout
+    assert "fuzzing: " in text
+    for line in ("faults injected", "survived", "kills (", "concurrent runs",
+                 "advanced the turn", "data lost: 0"):
+        assert line in text, text
+
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["data_lost"] == 0
+    for mode in ("before apply", "after apply"):
+        faults = report["faults"][mode]
+        assert faults["faults"] > 0 and faults["survived"] == faults["faults"]
+    assert all(n["unchanged"] for n in report["faults"]["never clears"])
+    for store in ("xlsx", "sheets"):
+        kills = report["kills"][store]
+        assert kills["kills"] == report["settings"]["kills"] == kills["survived"]
+        race = report["concurrency"][store]
+        assert race["advanced"] == race["rounds"] == report["settings"]["rounds"]
+    assert list(tmp_path.iterdir()) == [out]  # nothing left behind in the working folder

@@ -127,6 +127,10 @@ class OrderReader:
                 continue  # an empty row is not an order
             record = dict(zip(inputs, cells))
             record[RESULT] = results[i]
+            if values.text(results[i]) in FINAL_RESULTS:
+                # Already resolved: an earlier turn's order, or one for a later turn that was
+                # refused ("orders cannot be given preemptively for any future turn").
+                continue
             stamp = record.get("timestamp")
             if posted_by is not None and not values.is_blank(stamp) and not posted_by(stamp) \
                     and values.is_blank(record.get(TURN)):
@@ -139,15 +143,12 @@ class OrderReader:
                 try:
                     given = values.whole_number(turn_cell)
                 except BadValue as exc:
-                    given = None
-                    if values.text(record.get(RESULT)) not in FINAL_RESULTS:
-                        rejected.append(self._reject(row, record, reasons.BAD_TURN.say(
-                            problem=str(exc))))
+                    rejected.append(self._reject(row, record, reasons.BAD_TURN.say(
+                        problem=str(exc))))
                     continue
             if given != turn:
-                if values.text(record.get(RESULT)) not in FINAL_RESULTS:
-                    rejected.append(self._reject(row, record, reasons.WRONG_TURN.say(
-                        given=given, turn=turn)))
+                rejected.append(self._reject(row, record, reasons.WRONG_TURN.say(
+                    given=given, turn=turn)))
                 continue
             if values.is_blank(turn_cell):
                 blank_turn.append(row)

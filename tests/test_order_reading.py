@@ -152,3 +152,34 @@ def test_every_order_row_gets_a_result(claims, example_state):
     orders = example_state.tables["Orders"]
     assert sorted(r.row for r in res.results) == list(orders.index)
     assert all(res.after.tables["Orders"]["result"].astype(str).str.len() > 0)
+
+
+def test_an_order_refused_for_a_future_turn_stays_refused(claims):
+    """ "Orders cannot be given preemptively for the any future turn." The row refused at
+    turn 1 is not taken up again when turn 2 comes."""
+    orders = [{"turn": 2, "player": "Avalon", "order": "build armies", "amount": 1}]
+    first = run(claims, orders)
+    assert result(first, 2).status is Status.REJECTED
+    second = resolve(claims, first.after, seed=1)
+    assert second.result_for_row(2) is None
+    players = second.after.tables["Players"].set_index("player")
+    assert players.loc["Avalon", "armies"] == 0
+
+
+def test_a_special_resource_is_one_resource_whatever_its_case(claims):
+    """ "For every different resource that a player has at least one of in his treasury, the
+    Game Master(s) grant a +0.1 bonus": 'amber' held and an 'Amber' territory are one."""
+    tables = {
+        "Players": [{"player": "Avalon", "gold": 9, "armies": 1, "other resources": "amber: 1"},
+                    {"player": "Bretagne", "gold": 9, "armies": 1}],
+        "Territories": [{"territory": "Camelot", "owner": "Avalon", "resource": "Amber"},
+                        {"territory": "Ys", "owner": "Bretagne"}],
+        "Wars": [{"war": "W", "side": "A", "members": "Avalon"},
+                 {"war": "W", "side": "B", "members": "Bretagne"}],
+    }
+    orders = [{"player": "Avalon", "order": "commit dice", "amount": 1, "war": "W"}]
+    from sheetmaster.dice import ScriptedDice
+
+    res = resolve(claims, build_state(claims, tables, orders), dice=ScriptedDice([5]))
+    power = res.after.tables["War results"]["power"].tolist()
+    assert "Avalon: 1.1" in power

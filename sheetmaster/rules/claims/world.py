@@ -185,9 +185,22 @@ def build_world(state: GameState, problems: Problems) -> ClaimsWorld:
     world = ClaimsWorld()
     _load_players(world, state.tables[PLAYERS.tab], problems)
     _load_territories(world, state.tables[TERRITORIES.tab], problems)
+    _spell_special_resources(world)
     _load_wars(world, state.tables[WARS.tab], problems)
     _load_war_results(world, state.tables[WAR_RESULTS.tab], state.turn, problems)
     return world
+
+
+def _spell_special_resources(world: ClaimsWorld) -> None:
+    """Special resources a player holds are named as the Territories tab names them, so
+    'amber: 1' and an 'Amber' territory are one resource (for army power, one resource)."""
+    for player in world.players.values():
+        held: dict[str, int] = {}
+        for name, units in player.resources.items():
+            if name not in STANDARD_RESOURCES:
+                name = world.special_resources.get(values.fold(name), name)
+            held[name] = held.get(name, 0) + units
+        player.resources = held
 
 
 def _load_players(world: ClaimsWorld, df: pd.DataFrame, problems: Problems) -> None:

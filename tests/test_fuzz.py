@@ -1,6 +1,6 @@
 """Property-based tests: bad input never stops a turn, and a broken sheet is never resolved.
 
-For every ruleset in ``sheetmaster.rules.available()`` (see sheetmaster/testing/fuzzing.py):
+For every ruleset in ``sheetmaster.rules.available()`` (see sheetmaster/testing/fuzzing/):
 
 * hypothesis games and order rows, mixing valid and malformed cells, turn after turn: no
   exception, one result for every order row that needs one, and every invariant holds;

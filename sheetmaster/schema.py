@@ -201,3 +201,20 @@ def _check_unique(table: Table, rows: list, names: list, problems: Problems) -> 
         if first != int(row):
             problems.add(table.tab, int(row), table.key,
                          f"'{name}' is listed twice (also on row {first})")
+
+
+def lookup_name(lookup: Any, cell: str, problems: Problems, tab: str, row: int, column: str,
+                what: str) -> str:
+    """The name ``cell`` refers to (as the game writes it), or '' and a problem naming the
+    tab, row and column when it refers to nothing (a blank cell is '' and no problem).
+
+    ``lookup`` is a :class:`~sheetmaster.values.Names`; ``what`` completes "... is not WHAT",
+    e.g. "a player in the Players tab".
+    """
+    if not cell:
+        return ""
+    found = lookup.get(cell)
+    if found is None:
+        problems.add(tab, row, column, f"{values.show(cell)} is not {what}")
+        return ""
+    return found

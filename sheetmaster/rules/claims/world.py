@@ -15,7 +15,7 @@ import pandas as pd
 
 from sheetmaster import values
 from sheetmaster.model import GameState
-from sheetmaster.schema import Problems
+from sheetmaster.schema import Problems, lookup_name
 from sheetmaster.values import BadValue, Names
 
 from .tables import GOLD, PLAYERS, STANDARD_RESOURCES, TERRITORIES, WAR_RESULTS, WARS
@@ -284,13 +284,8 @@ def _check_symmetric(world: ClaimsWorld, problems: Problems) -> None:
 
 def _player(players: Names, cell: str, tab: str, row: int, column: str,
             problems: Problems) -> str:
-    if not cell:
-        return ""
-    found = players.get(cell)
-    if found is None:
-        problems.add(tab, row, column, f"'{cell}' is not a player in the Players tab")
-        return ""
-    return found
+    return lookup_name(players, cell, problems, tab, row, column,
+                       "a player in the Players tab")
 
 
 def _load_wars(world: ClaimsWorld, df: pd.DataFrame, problems: Problems) -> None:

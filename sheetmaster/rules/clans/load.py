@@ -9,7 +9,7 @@ import pandas as pd
 
 from sheetmaster import values
 from sheetmaster.model import GameState
-from sheetmaster.schema import Problems
+from sheetmaster.schema import Problems, lookup_name
 from sheetmaster.tabs import GAME_TAB
 from sheetmaster.values import BadValue, Names
 
@@ -77,13 +77,7 @@ def _settings(meta: dict[str, Any], problems: Problems) -> Settings:
 
 def _pick(lookup: Names, cell: str, tab: str, row: int, column: str, what: str,
           problems: Problems) -> str:
-    if not cell:
-        return ""
-    found = lookup.get(cell)
-    if found is None:
-        problems.add(tab, row, column, f"{values.show(cell)} is not {what}")
-        return ""
-    return found
+    return lookup_name(lookup, cell, problems, tab, row, column, what)
 
 
 def _load_provinces(world: ClansWorld, df: pd.DataFrame,

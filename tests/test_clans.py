@@ -4,13 +4,11 @@ the sheet contract's details, and the season benchmark (quick setting)."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import openpyxl
-import pandas as pd
 
 from sheetmaster import rules
 from sheetmaster.cli import main
@@ -44,23 +42,6 @@ def test_eight_seasons_in_a_row(tmp_path):
     log = state.tables["Log"]
     assert set(log["turn"]) == set(range(5, 13))
     assert {"d10", "d100", "d6"} <= set(log["die"])
-
-
-def test_the_example_is_what_new_example_writes(tmp_path):
-    fresh = tmp_path / "fresh.xlsx"
-    main(["new", "clans", str(fresh), "--example"])
-    shipped = XlsxStore(TEMPLATES / "clans-example.xlsx").load()
-    again = XlsxStore(fresh).load()
-    assert shipped.tables.keys() == again.tables.keys()
-    for tab in shipped.tables:
-        pd.testing.assert_frame_equal(shipped.tables[tab], again.tables[tab])
-
-
-def test_the_example_resolves_from_the_shipped_file(tmp_path):
-    game = tmp_path / "example.xlsx"
-    shutil.copy(TEMPLATES / "clans-example.xlsx", game)
-    assert main(["resolve", str(game), "-q"]) == 0
-    assert (tmp_path / "example-turn-5-report.md").exists()
 
 
 def test_the_blank_template_has_the_clans_tabs():

@@ -6,27 +6,35 @@ import shutil
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
+from sheetmaster import rules
 from sheetmaster.cli import main
 from sheetmaster.stores.xlsx import XlsxStore
 
 TEMPLATES = Path(__file__).parent.parent / "templates"
 
 
-def test_example_is_what_new_example_writes(tmp_path):
+WITH_EXAMPLES = sorted(name for name, r in rules.available().items() if r.example)
+
+
+@pytest.mark.parametrize("ruleset", WITH_EXAMPLES)
+def test_example_is_what_new_example_writes(tmp_path, ruleset):
     fresh = tmp_path / "fresh.xlsx"
-    main(["new", "claims", str(fresh), "--example"])
-    shipped = XlsxStore(TEMPLATES / "claims-example.xlsx").load()
+    main(["new", ruleset, str(fresh), "--example"])
+    shipped = XlsxStore(TEMPLATES / f"{ruleset}-example.xlsx").load()
     again = XlsxStore(fresh).load()
     assert shipped.tables.keys() == again.tables.keys()
     for tab in shipped.tables:
         pd.testing.assert_frame_equal(shipped.tables[tab], again.tables[tab])
 
 
-def test_example_resolves_from_the_shipped_file(tmp_path):
+@pytest.mark.parametrize(("ruleset", "turn"), [("claims", 2), ("clans", 5)])
+def test_example_resolves_from_the_shipped_file(tmp_path, ruleset, turn):
     game = tmp_path / "example.xlsx"
-    shutil.copy(TEMPLATES / "claims-example.xlsx", game)
+    shutil.copy(TEMPLATES / f"{ruleset}-example.xlsx", game)
     assert main(["resolve", str(game), "-q"]) == 0
+    assert (tmp_path / f"example-turn-{turn}-report.md").exists()
     assert main(["resolve", str(game), "-q"]) == 0
 
 

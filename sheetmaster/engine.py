@@ -16,6 +16,7 @@ import pandas as pd
 
 from sheetmaster import reasons, values
 from sheetmaster.dice import Dice, turn_seed
+from sheetmaster.entities import check_both_sides, check_unique, key_lookups, load_rows
 from sheetmaster.model import Event, GameState, OrderResult, Status, TurnResult
 from sheetmaster.orders import REASON, RESULT, TURN, OrderReader, ParsedOrders
 from sheetmaster.ruleset import Context, Ruleset
@@ -32,7 +33,7 @@ from sheetmaster.tabs import (
     parse_deadline,
     read_meta,
 )
-from sheetmaster.values import BadValue
+from sheetmaster.values import BadValue, Names
 
 #: What ``check`` writes in the result column instead of the final words.
 CHECK_WORDS = {Status.APPLIED: "ok", Status.PARTIAL: "ok, in part",
@@ -42,6 +43,16 @@ CHECK_WORDS = {Status.APPLIED: "ok", Status.PARTIAL: "ok, in part",
 def all_tables(ruleset: Ruleset) -> tuple[Table, ...]:
     """Every tab of a game of this ruleset, in workbook order."""
     return (GAME, orders_table(ruleset.order_columns), *ruleset.tables, LOG)
+
+
+@dataclass
+class Loaded:
+    """A validated game as a ruleset's ``build_world`` gets it: the typed tables, each
+    declared tab's rows as objects (references resolved), and each keyed tab's names."""
+
+    state: GameState
+    rows: dict[str, list[Any]]
+    names: dict[str, Names]
 
 
 @dataclass
@@ -96,13 +107,27 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
     state = GameState(tables, meta)
     try:
         # Cross-checks run even after cell problems, so the GM sees every problem at once.
-        world = ruleset.build_world(state, problems)
+        world = ruleset.build_world(load_entities(ruleset, state, problems), problems)
     except Exception:
         if problems.items:
             problems.raise_if_any()
         raise
     problems.raise_if_any()
     return Prepared(state, world)
+
+
+def load_entities(ruleset: Ruleset, state: GameState, problems: Problems) -> Loaded:
+    """Every declared tab's rows as objects, their references and adjacencies checked."""
+    tables = {t.tab: t for t in ruleset.tables}
+    names = key_lookups(ruleset.tables, state.tables)
+    rows: dict[str, list[Any]] = {}
+    for table in ruleset.tables:
+        frame = state.tables[table.tab]
+        check_unique(table, frame, problems)
+        if table.entity is not None:
+            rows[table.tab] = load_rows(table, frame, tables, names, problems)
+            check_both_sides(table, rows[table.tab], problems)
+    return Loaded(state, rows, names)
 
 
 def _orders_tab(raw: GameState) -> str:
@@ -249,5 +274,5 @@ def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_r
     return out
 
 
-__all__ = ["CHECK_WORDS", "Prepared", "StateError", "all_tables", "check", "game_settings",
-           "prepare", "resolve"]
+__all__ = ["CHECK_WORDS", "Loaded", "Prepared", "StateError", "all_tables", "check",
+           "game_settings", "prepare", "resolve"]

@@ -55,8 +55,9 @@ class Ruleset:
     #: the ruleset's input columns of the Orders tab, after turn/player/order.
     order_columns: tuple[Column, ...]
     phases: tuple[Phase, ...]
-    #: (validated state, problems) -> world; reports cross-reference problems.
-    build_world: Callable[[GameState, Problems], Any]
+    #: (loaded game, problems) -> world; reports cross-reference problems. The loaded game
+    #: (:class:`sheetmaster.engine.Loaded`) has the validated state and each tab's rows.
+    build_world: Callable[[Any, Problems], Any]
     #: the "how to write orders" text, one paragraph per line.
     howto: tuple[str, ...] = ()
     #: () -> (tables, orders, settings) of a small playable example game.

@@ -7,6 +7,7 @@ tab, the row and the column. :func:`validate_table` collects every such problem 
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,8 @@ import pandas as pd
 from sheetmaster import values
 from sheetmaster.values import BadValue
 
+_ATTR = re.compile(r"[^0-9a-z]+")
+
 
 class Kind(enum.Enum):
     """How a state column's cells are read."""
@@ -23,8 +26,13 @@ class Kind(enum.Enum):
     TEXT = "text"  # anything, kept as trimmed text ('' for blank)
     NAME = "name"  # text that must not be blank
     WHOLE = "whole number"  # int >= 0, blank = 0
+    INTEGER = "whole number, negative or not"  # int, blank = 0
+    DECIMAL = "number"  # exact Decimal >= 0 (quarters, halves...), blank = 0
     FLAG = "yes/no"  # "yes" or "" (blank = no), however it was typed
     NAMES = "list of names"  # comma-separated names, kept as text
+    CHOICE = "choice"  # one of Column.choices, spelt as declared ('' for blank)
+    REF = "name of a row"  # names a row of tab Column.ref ('' for blank)
+    REFS = "names of rows"  # comma-separated names of rows of tab Column.ref
     RAW = "raw"  # kept exactly as read
 
 
@@ -39,6 +47,31 @@ class Column:
     optional: bool = False
     #: other headers accepted for it, e.g. a Google Form's "Email Address".
     aliases: tuple[str, ...] = ()
+    #: REF / REFS: the tab whose rows it names (by that tab's key).
+    ref: str | None = None
+    #: REFS: an adjacency, listed on both sides (the ref tab is this column's own tab).
+    both_sides: bool = False
+    #: CHOICE: the values allowed, as written back; ``choice_aliases`` other spellings of them.
+    choices: tuple[str, ...] = ()
+    choice_aliases: tuple[tuple[str, str], ...] = ()
+    #: REF: words that mean "no row" (read as ''), e.g. 'Independent' for an owner.
+    none_words: tuple[str, ...] = ()
+    #: what one value is, with its article, for messages: 'a flavour', 'an army type'.
+    noun: str = ""
+    #: numbers: what a blank cell reads as (None: blank stays blank, told apart from 0).
+    blank: Any = 0
+    #: numbers: the largest value allowed (e.g. 100 for a percentage).
+    at_most: int | None = None
+    #: the row dataclass's attribute it binds to, if not the one its name gives.
+    bind: str = ""
+    #: REF / CHOICE: a blank cell is a problem (NAME is TEXT that is required).
+    required: bool = False
+
+    @property
+    def attr(self) -> str:
+        """The attribute of a row's dataclass this column binds to: 'capital of' ->
+        ``capital_of``, 'raise chance %' -> ``raise_chance`` (or ``bind``)."""
+        return self.bind or _ATTR.sub("_", self.name.casefold()).strip("_")
 
 
 @dataclass(frozen=True)
@@ -55,6 +88,20 @@ class Table:
     player_input: bool = False
     #: one row per player, keyed by the player's name (a tab keyed 'player' is one too).
     lists_players: bool = False
+    #: what one row is, for messages and reports: 'territory', 'province', 'clan'.
+    noun: str = ""
+    #: the dataclass each row loads into (its fields named after the columns, see
+    #: :attr:`Column.attr`); the engine writes owned columns back from it.
+    entity: type | None = None
+    #: rows whose ``retired[0]`` cell starts with ``retired[1]`` (e.g. status 'gone (...)')
+    #: are kept as they are: their references are not checked.
+    retired: tuple[str, str] | None = None
+    #: columns of a keyless tab whose names must differ from row to row (an army's name).
+    unique: tuple[str, ...] = ()
+
+    @property
+    def row_noun(self) -> str:
+        return self.noun or (self.key or "row")
 
     @property
     def names(self) -> list[str]:
@@ -147,10 +194,28 @@ def match_columns(table: Table, df: pd.DataFrame, problems: Problems) -> pd.Data
 
 _READERS = {
     Kind.WHOLE: lambda v: values.whole_number(v, blank=0),
+    Kind.INTEGER: lambda v: values.integer(v, blank=0),
+    Kind.DECIMAL: lambda v: values.decimal(v, blank=0),
     Kind.FLAG: lambda v: "yes" if values.yes_no(v) else "",
-    Kind.NAMES: values.text,
-    Kind.TEXT: values.text,
 }
+_TEXT_KINDS = (Kind.TEXT, Kind.NAMES, Kind.NAME, Kind.REF, Kind.REFS)
+
+
+def choice_reader(col: Column):
+    """Reads a CHOICE cell: '' for blank, else one of ``col.choices`` as declared."""
+    lookup = values.Names(col.choices, dict(col.choice_aliases))
+    listed = values.or_list(col.choices)
+
+    def read(value: Any) -> str:
+        text = values.text(value)
+        if not text:
+            return ""
+        found = lookup.get(text)
+        if found is None:
+            raise BadValue(f"{values.show(text)} is not {col.noun or 'one of'} ({listed})")
+        return found
+
+    return read
 
 
 def validate_table(table: Table, df: pd.DataFrame, problems: Problems) -> pd.DataFrame:
@@ -162,16 +227,21 @@ def validate_table(table: Table, df: pd.DataFrame, problems: Problems) -> pd.Dat
         if col.name not in df.columns or col.kind is Kind.RAW:
             continue
         cells = df[col.name].tolist()
-        if col.kind in (Kind.TEXT, Kind.NAMES, Kind.NAME):
+        if col.kind in _TEXT_KINDS:
             # Text never fails to read; a million cells go through this comprehension.
             converted = [v.strip() if v.__class__ is str else values.text(v) for v in cells]
-            if col.kind is Kind.NAME:
+            if col.kind is Kind.NAME or col.required:
                 for row, name in zip(rows, converted):
                     if not name:
                         problems.add(table.tab, int(row), col.name,
                                      "is blank; every row needs a name here (name expected)")
         else:
             converted = _convert(table, col, rows, cells, problems)
+            if col.required:
+                for row, value in zip(rows, converted):
+                    if value == "":
+                        problems.add(table.tab, int(row), col.name,
+                                     "is blank; every row needs one here")
         out[col.name] = pd.Series(converted, index=df.index, dtype=object)
     if table.key and table.key in out.columns:
         _check_unique(table, rows, out[table.key].tolist(), problems)
@@ -179,13 +249,21 @@ def validate_table(table: Table, df: pd.DataFrame, problems: Problems) -> pd.Dat
 
 
 def _convert(table: Table, col: Column, rows: list, cells: list, problems: Problems) -> list:
-    reader = _READERS[col.kind]
+    reader = choice_reader(col) if col.kind is Kind.CHOICE else _READERS[col.kind]
+    expected = "" if col.kind is Kind.CHOICE else f" ({col.kind.value} expected)"
     converted = []
+    blank, top = col.blank, col.at_most
     for row, value in zip(rows, cells):
         try:
-            converted.append(reader(value))
+            if blank is None and values.is_blank(value):
+                converted.append(None)
+                continue
+            got = reader(value)
+            if top is not None and got > top:
+                raise BadValue(f"{values.show(got)} is more than {top}")
+            converted.append(got)
         except BadValue as exc:
-            problems.add(table.tab, int(row), col.name, f"{exc} ({col.kind.value} expected)")
+            problems.add(table.tab, int(row), col.name, f"{exc}{expected}")
             converted.append(None)
     return converted
 

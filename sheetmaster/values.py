@@ -10,6 +10,7 @@ import itertools
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from decimal import Decimal
 from typing import Any
 
 _WHOLE = re.compile(r"[0-9]+")
@@ -88,6 +89,57 @@ def whole_number(value: Any, *, blank: int | None = None, strict: bool = False) 
     if number < 0:
         raise BadValue(f"{show(value)} is negative; write a whole number of 0 or more")
     return number
+
+
+def integer(value: Any, *, blank: int | None = None) -> int:
+    """A whole number that may be negative: -3, 0, 12."""
+    if type(value) is str and value.strip().startswith("-"):
+        return -whole_number(value.strip()[1:], blank=None)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+        return -whole_number(-value)
+    return whole_number(value, blank=blank)
+
+
+_DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
+
+
+def decimal(value: Any, *, blank: int | None = None) -> Decimal:
+    """An exact number, e.g. 9.75 or -0.25, as a :class:`~decimal.Decimal`.
+
+    A float cell is read through its shortest spelling, so 9.75 is exactly 9.75.
+    """
+    if is_blank(value):
+        if blank is None:
+            raise BadValue("is blank; write a number")
+        return Decimal(blank)
+    if isinstance(value, bool):
+        raise BadValue(f"{show(value)} is not a number")
+    if isinstance(value, int):
+        return Decimal(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise BadValue(f"{show(value)} is not a number")
+        return Decimal(repr(value))
+    if isinstance(value, Decimal):
+        return value
+    stripped = text(value)
+    if not _DECIMAL.fullmatch(stripped):
+        raise BadValue(f"{show(value)} is not a number (write digits, like 9.75)")
+    return Decimal(stripped)
+
+
+def number_cell(value: Decimal) -> int | float | str:
+    """A Decimal as a sheet cell: a whole number, a float when that is exact, else text."""
+    if value == value.to_integral_value():
+        return int(value)
+    as_float = float(value)
+    return as_float if Decimal(repr(as_float)) == value else str(value)
+
+
+def or_list(names: Iterable[str]) -> str:
+    """'A', 'A or B', 'A, B or C'."""
+    names = list(names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 def yes_no(value: Any) -> bool:

@@ -21,7 +21,8 @@ HOUSES = Table("Houses", (Column("house", Kind.NAME), Column("coins", Kind.WHOLE
 
 
 class World:
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, loaded) -> None:
+        state = loaded.state
         df = state.tables["Houses"]
         self.rows = dict(zip(df["house"].tolist(), df.index.tolist()))
         self.coins = dict(zip(df["house"].tolist(), df["coins"].tolist()))

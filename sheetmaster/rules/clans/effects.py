@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections import Counter
 
 from . import data as d
-from .world import Army, Clan, ClansWorld
+from .tables import Army, Clan
+from .world import ClansWorld
 
 Parts = list[tuple[str, int]]
 

@@ -5,18 +5,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pandas as pd
-
 from sheetmaster import values
-from sheetmaster.model import GameState
 from sheetmaster.schema import Problems, lookup_name
 from sheetmaster.tabs import GAME_TAB
 from sheetmaster.values import BadValue, Names
 
 from . import data
 from .effects import advisor_slots
-from .tables import ADVISORS, ARMIES, CLANS, INDEPENDENTS, PROVINCES
-from .world import OFFERED, Advisor, Clan, ClansWorld, IndependentRule, Province, Settings
+from .tables import ADVISORS, ARMIES, CLANS, INDEPENDENTS, OFFERED, PROVINCES, Clan, Province
+from .world import ClansWorld, Settings
 
 FIRST_YEAR, FIRST_SEASON = "first year", "first season"
 NINJA_COST, TRAVELLER_CHANCE = "ninja cost", "travelling advisor chance %"
@@ -32,16 +29,42 @@ SETTINGS: dict[str, tuple[Any, str]] = {
 }
 _MINE = re.compile(r"^(?P<name>.*?)\s*\((?P<resource>[^)]*)\)\s*$")
 _TIMES = re.compile(r"^(?P<name>.*?)\s*x\s*(?P<n>[0-9])$", re.I)
-INDEPENDENT_WORDS = {"", "independent", "independents"}
 
 
-def build_world(state: GameState, problems: Problems) -> ClansWorld:
-    world = ClansWorld(turn=state.turn, settings=_settings(state.meta, problems))
-    owners = _load_provinces(world, state.tables[PROVINCES.tab], problems)
-    _load_clans(world, state.tables[CLANS.tab], owners, problems)
-    _load_armies(world, state.tables[ARMIES.tab], problems)
-    _load_advisors(world, state.tables[ADVISORS.tab], problems)
-    _load_independents(world, state.tables[INDEPENDENTS.tab], problems)
+def build_world(loaded, problems: Problems) -> ClansWorld:
+    """The world from the tabs' rows, with the checks only the clans game needs."""
+    world = ClansWorld(turn=loaded.state.turn, settings=_settings(loaded.state.meta, problems))
+    world.province_names = loaded.names[PROVINCES.tab]
+    rows = loaded.rows
+    for province in rows[PROVINCES.tab]:
+        _add_province(world, province, problems)
+    typed = dict(zip(loaded.state.tables[CLANS.tab].index, loaded.state.tables[CLANS.tab][
+        "capital"].tolist()))
+    for clan in rows[CLANS.tab]:
+        _add_clan(world, clan, typed[clan.row], problems)
+    for province in world.provinces.values():
+        owner, province.owner = province.owner, ""
+        if owner:
+            world.set_owner(province, owner)
+    for clan in world.clans.values():
+        _check_capital(world, clan, problems)
+    for army in rows[ARMIES.tab]:
+        if _status(army.status, ("",), ARMIES.tab, army.row, problems):
+            world.place_army(army)  # gone: kept as it is
+            continue
+        holder = world.provinces[army.province].owner if army.province else army.clan
+        if holder != army.clan:
+            problems.add(ARMIES.tab, army.row, "province", f"army '{army.name}' of "
+                         f"{army.clan or 'the Independents'} stands in {army.province}, held by "
+                         f"{holder or 'the Independents'}")
+        world.place_army(army)
+    for advisor in rows[ADVISORS.tab]:
+        advisor.status = _status(advisor.status, ("", OFFERED), ADVISORS.tab, advisor.row,
+                                 problems)
+        world.add_advisor(advisor)
+    for rule in rows[INDEPENDENTS.tab]:
+        _read_independents(world, rule, problems)
+        world.independents.append(rule)
     for clan in world.clans.values():
         clan.over_slots_at_start = len(world.court(clan.name)) > advisor_slots(clan)
     return world
@@ -75,56 +98,15 @@ def _settings(meta: dict[str, Any], problems: Problems) -> Settings:
     return out
 
 
-def _pick(lookup: Names, cell: str, tab: str, row: int, column: str, what: str,
-          problems: Problems) -> str:
-    return lookup_name(lookup, cell, problems, tab, row, column, what)
-
-
-def _load_provinces(world: ClansWorld, df: pd.DataFrame,
-                    problems: Problems) -> list[tuple[Province, str]]:
-    """The provinces; their owners (as typed) are checked once the clans are read."""
-    tab = PROVINCES.tab
-    known = world.province_names = Names(n for n in df["province"].tolist() if n)
-    flavours = Names(data.FLAVOURS, data.FLAVOUR_ALIASES)
-    resources = _MOUNTAIN_NAMES
-    cols = ["province", "flavour", "owner", "borders", "seas", "improvements",
-            "resources found", "times prospected"]
-    owners: list[tuple[Province, str]] = []
-    for row, name, flavour, owner, borders, seas, built, found, times in zip(
-            df.index.tolist(), *(df[c].tolist() for c in cols)):
-        if not name:
-            continue
-        flavour = _pick(flavours, flavour, tab, row, "flavour",
-                        "a flavour (Grassland, Riverplains, Forest or Mountain)",
-                        problems) or data.GRASSLAND
-        links = []
-        for other in values.name_list(borders):
-            found_name = known.get(other)
-            if found_name is None:
-                problems.add(tab, row, "borders", f"'{other}' is not a province in this tab")
-            elif found_name == name:
-                problems.add(tab, row, "borders", f"'{name}' cannot border itself")
-            else:
-                links.append(found_name)
-        sea_names = tuple(values.name_list(seas))
-        improvements, mine = _improvements(built, tab, row, problems)
-        found_list = [r for r in (_pick(resources, f, tab, row, "resources found",
-                                        "a Mountain resource (Copper, Iron, Silver, Sulphur)",
-                                        problems) for f in values.name_list(found)) if r]
-        province = Province(name, row, flavour, "", tuple(links), sea_names, improvements,
-                            mine, found_list, times or 0)
-        world.provinces[name] = province
-        world.at[name] = []
-        for sea in sea_names:
-            world.seas.setdefault(values.fold(sea), []).append(name)
-        owners.append((province, owner))
-    for province in world.provinces.values():
-        for other in province.borders:
-            if province.name not in world.provinces[other].borders:
-                problems.add(tab, province.row, "borders",
-                             f"'{province.name}' lists '{other}', but '{other}' (row "
-                             f"{world.provinces[other].row}) does not list '{province.name}'")
-    return owners
+def _add_province(world: ClansWorld, province: Province, problems: Problems) -> None:
+    province.flavour = province.flavour or data.GRASSLAND
+    province.improvements, province.mine = _improvements(province.improvements, PROVINCES.tab,
+                                                         province.row, problems)
+    province.found = list(province.found)
+    world.provinces[province.name] = province
+    world.at[province.name] = []
+    for sea in province.seas:
+        world.seas.setdefault(values.fold(sea), []).append(province.name)
 
 
 _IMPROVEMENT_NAMES = Names(data.IMPROVEMENTS, data.IMPROVEMENT_ALIASES)
@@ -161,54 +143,6 @@ def _improvements(cell: str, tab: str, row: int, problems: Problems) -> tuple[li
     return out, mine
 
 
-def _load_clans(world: ClansWorld, df: pd.DataFrame, owners: list[tuple[Province, str]],
-                problems: Problems) -> None:
-    tab = CLANS.tab
-    religions = Names(data.RELIGIONS)
-    techs = Names(data.TECHS)
-    cols = ["clan", "capital", "religion", "coins", "techs", "researching", "research points",
-            "extras", "started on turn", "capital moved on turn", "destroyed", "victory",
-            "email"]
-    for row, name, capital, religion, coins, done, current, points, extras, started, moved, \
-            destroyed, victory, email in zip(df.index.tolist(), *(df[c].tolist() for c in cols)):
-        if not name:
-            continue
-        religion = _pick(religions, religion, tab, row, "religion",
-                         "a religion (Spirits, Zen or Philosophers)", problems)
-        if not religion and not destroyed:
-            problems.add(tab, row, "religion", "is blank; pick Spirits, Zen or Philosophers")
-        tech_list = [t for t in (_pick(techs, t, tab, row, "techs", "a tech", problems)
-                                 for t in values.name_list(done)) if t]
-        capital_name = _pick(world.province_names, capital, tab, row, "capital",
-                             "a province in the Provinces tab", problems)
-        if not capital and not destroyed:
-            problems.add(tab, row, "capital", "is blank; name the clan's starting province")
-        world.clans[name] = Clan(
-            name, row, capital_name, religion, coins or 0, tech_list,
-            _pick(techs, current, tab, row, "researching", "a tech", problems), points or 0,
-            values.name_list(extras), started or 0, moved or 0, destroyed, victory,
-            values.text(email))
-    clans = Names(world.clans)
-    for province, owner in owners:
-        if values.fold(owner) in INDEPENDENT_WORDS:
-            continue
-        found = _pick(clans, owner, PROVINCES.tab, province.row, "owner",
-                      "a clan in the Clans tab", problems)
-        if found:
-            world.set_owner(province, found)
-    for clan in world.clans.values():
-        province = world.provinces.get(clan.capital)
-        if province is None or clan.destroyed:
-            continue
-        if clan.started and province.owner != clan.name:
-            problems.add(tab, clan.row, "capital", f"'{clan.capital}' is {clan.name}'s capital "
-                         f"but {province.owner or 'no clan'} holds it (Provinces tab, row "
-                         f"{province.row})")
-        elif not clan.started and province.owner not in ("", clan.name):
-            problems.add(tab, clan.row, "capital", f"starting province '{clan.capital}' is "
-                         f"held by {province.owner}")
-
-
 def _status(cell: str, allowed: tuple[str, ...], tab: str, row: int,
             problems: Problems) -> str:
     """A status cell: one of ``allowed``, or 'gone ...' for a row that is no more."""
@@ -220,76 +154,37 @@ def _status(cell: str, allowed: tuple[str, ...], tab: str, row: int,
     return word
 
 
-def _load_armies(world: ClansWorld, df: pd.DataFrame, problems: Problems) -> None:
-    tab = ARMIES.tab
-    clans = Names(world.clans)
-    types = Names(data.ARMY_TYPES, data.ARMY_ALIASES)
-    seen: dict[str, int] = {}
-    for row, name, clan, kind, where, status in zip(
-            df.index.tolist(), *(df[c].tolist() for c in ("army", "clan", "type", "province",
-                                                         "status"))):
-        if not name:
-            continue
-        first = seen.setdefault(name.casefold(), int(row))
-        if first != int(row):
-            problems.add(tab, row, "army", f"'{name}' is listed twice (also on row {first})")
-            continue
-        status = _status(status, ("",), tab, row, problems)
-        if status:
-            world.add_army(clan, kind, where, name, int(row), status)
-            continue
-        owner = "" if values.fold(clan) in INDEPENDENT_WORDS else _pick(
-            clans, clan, tab, row, "clan", "a clan in the Clans tab", problems)
-        kind = _pick(types, kind, tab, row, "type", "an army type (Spearmen, Archers, Cavalry)",
-                     problems)
-        province = _pick(world.province_names, where, tab, row, "province",
-                         "a province in the Provinces tab", problems)
-        if not kind or not province or (clan and not owner and
-                                         values.fold(clan) not in INDEPENDENT_WORDS):
-            continue
-        holder = world.provinces[province].owner
-        if holder != owner:
-            problems.add(tab, row, "province", f"army '{name}' of {owner or 'the Independents'} "
-                         f"stands in {province}, held by {holder or 'the Independents'}")
-        world.add_army(owner, kind, province, name, int(row))
+def _add_clan(world: ClansWorld, clan: Clan, capital_typed: str, problems: Problems) -> None:
+    clan.techs, clan.extras = list(clan.techs), list(clan.extras)
+    if not clan.destroyed:
+        if not clan.religion:
+            problems.add(CLANS.tab, clan.row, "religion",
+                         "is blank; pick Spirits, Zen or Philosophers")
+        if not capital_typed:
+            problems.add(CLANS.tab, clan.row, "capital",
+                         "is blank; name the clan's starting province")
+    world.clans[clan.name] = clan
 
 
-def _load_advisors(world: ClansWorld, df: pd.DataFrame, problems: Problems) -> None:
-    tab = ADVISORS.tab
-    clans = Names(world.clans)
-    skills = Names(data.SKILLS)
-    cols = ["clan", "skill", "great", "second skill", "status", "since turn"]
-    for row, clan, skill, great, second, status, since in zip(
-            df.index.tolist(), *(df[c].tolist() for c in cols)):
-        if not clan and not skill:
-            continue
-        clan = _pick(clans, clan, tab, row, "clan", "a clan in the Clans tab", problems)
-        skill = _pick(skills, skill, tab, row, "skill", "an advisor's skill", problems)
-        second = _pick(skills, second, tab, row, "second skill", "an advisor's skill", problems)
-        word = _status(status, ("", OFFERED), tab, row, problems)
-        if clan and skill:
-            world.add_advisor(Advisor(clan, skill, great == "yes", second, word, since or 0,
-                                          int(row)))
+def _check_capital(world: ClansWorld, clan: Clan, problems: Problems) -> None:
+    province = world.provinces.get(clan.capital)
+    if province is None or clan.destroyed:
+        return
+    if clan.started and province.owner != clan.name:
+        problems.add(CLANS.tab, clan.row, "capital", f"'{clan.capital}' is {clan.name}'s "
+                     f"capital but {province.owner or 'no clan'} holds it (Provinces tab, row "
+                     f"{province.row})")
+    elif not clan.started and province.owner not in ("", clan.name):
+        problems.add(CLANS.tab, clan.row, "capital", f"starting province '{clan.capital}' is "
+                     f"held by {province.owner}")
 
 
-def _load_independents(world: ClansWorld, df: pd.DataFrame, problems: Problems) -> None:
-    tab = INDEPENDENTS.tab
-    cols = ["provinces", "starting armies", "raise chance %", "army limit", "castle chance %"]
-    for row, names, *numbers in zip(df.index.tolist(), *(df[c].tolist() for c in cols)):
-        listed = values.name_list(names)
-        chosen = None
-        if listed and not (len(listed) == 1 and values.fold(listed[0]) == "all"):
-            chosen = frozenset(p for p in (_pick(world.province_names, n, tab, row, "provinces",
-                                                 "a province in the Provinces tab", problems)
-                                           for n in listed) if p)
-        parsed: list[int | None] = []
-        for column, cell in zip(cols[1:], numbers):
-            try:
-                n = values.whole_number(cell) if values.text(cell) else None
-                if n is not None and column.endswith("%") and n > 100:
-                    raise BadValue(f"{n} is more than 100")
-                parsed.append(n)
-            except BadValue as exc:
-                problems.add(tab, row, column, str(exc))
-                parsed.append(None)
-        world.independents.append(IndependentRule(chosen, *parsed))
+def _read_independents(world: ClansWorld, rule, problems: Problems) -> None:
+    """'all' or blank: every Independent province; else the provinces named."""
+    listed = list(rule.provinces)
+    if not listed or (len(listed) == 1 and values.fold(listed[0]) == "all"):
+        rule.provinces = None
+        return
+    rule.provinces = frozenset(p for p in (
+        lookup_name(world.province_names, n, problems, INDEPENDENTS.tab, rule.row, "provinces",
+                    "a province in the Provinces tab") for n in listed) if p)

@@ -15,119 +15,22 @@ from sheetmaster.model import GameState
 from sheetmaster.values import Names
 
 from . import data
-from .tables import ADVISORS, ARMIES, CLANS, PROVINCES
-
-
-@dataclass(slots=True)
-class Province:
-    name: str
-    row: int
-    flavour: str
-    owner: str  # '' = Independent
-    borders: tuple[str, ...]
-    seas: tuple[str, ...]
-    #: improvement names as data.IMPROVEMENTS spells them; a Mine's resource is in ``mine``.
-    improvements: list[str]
-    mine: str
-    found: list[str]
-    prospected: int
-
-    def count(self, improvement: str) -> int:
-        return self.improvements.count(improvement)
-
-    def improvements_text(self) -> str:
-        return ", ".join(f"{i} ({self.mine})" if i == data.MINE and self.mine else i
-                         for i in self.improvements)
-
-
-@dataclass(slots=True)
-class Clan:
-    name: str
-    row: int
-    capital: str
-    religion: str
-    coins: int
-    techs: list[str]
-    researching: str
-    points: int
-    extras: list[str]
-    started: int  # 0 = not set up yet
-    capital_moved: int  # 0 = never
-    destroyed: str
-    victory: str
-    email: str = ""
-    # -- this turn only --
-    #: the order rows that used this turn's one army, one hire and one Ninja (0 = unused).
-    raised: int = 0
-    hired: int = 0
-    ninja: int = 0
-    free_builds_used: int = 0
-    #: the court held more advisors than slots when the turn began (dismissal is due).
-    over_slots_at_start: bool = False
-
-    @property
-    def alive(self) -> bool:
-        return not self.destroyed
-
-    def has(self, tech: str) -> bool:
-        return tech in self.techs
-
-
-@dataclass(slots=True)
-class Army:
-    name: str
-    clan: str  # '' = Independent
-    type: str
-    province: str
-    #: its row in the Armies tab (0: raised this turn, a new row at the bottom).
-    row: int = 0
-    #: blank while in the field; 'gone (destroyed at Kozu, turn 5)' once it is not.
-    status: str = ""
-    raised_now: bool = False
-    moved: bool = False
-
-
-OFFERED = "offered"
+from .tables import (
+    ADVISORS,
+    ARMIES,
+    CLANS,
+    PROVINCES,
+    Advisor,
+    Army,
+    Clan,
+    IndependentRule,
+    Province,
+)
 
 
 def gone(why: str, turn: int) -> str:
     """The status of an army or advisor that is no more: kept on its row, ignored."""
     return f"gone ({why}, turn {turn})"
-
-
-@dataclass(slots=True)
-class Advisor:
-    clan: str
-    skill: str
-    great: bool
-    second: str
-    #: '' = at court, 'offered' = a travelling advisor's offer, 'gone (...)' = left
-    status: str
-    since: int
-    #: its row in the Advisors tab (0: new this turn).
-    row: int = 0
-
-    @property
-    def at_court(self) -> bool:
-        return not self.status
-
-    @property
-    def offering(self) -> bool:
-        return self.status == OFFERED
-
-    def skills(self) -> tuple[str, ...]:
-        return (self.skill, self.second) if self.great and self.second else (self.skill,)
-
-
-@dataclass
-class IndependentRule:
-    """How the Independents of some provinces behave (None: every province)."""
-
-    provinces: frozenset[str] | None
-    starting: int | None = None
-    raise_chance: int | None = None
-    limit: int | None = None
-    castle_chance: int | None = None
 
 
 @dataclass
@@ -224,10 +127,13 @@ class ClansWorld:
         army.clan = clan
         self.by_clan.setdefault(clan, {})[army.name] = army
 
-    def add_army(self, clan: str, kind: str, province: str, name: str = "", row: int = 0,
-                 status: str = "") -> Army:
-        army = Army(name or self.army_name(clan or province, kind), clan, kind, province, row,
-                    status)
+    def add_army(self, clan: str, kind: str, province: str, name: str = "") -> Army:
+        """A new army, raised this turn (its row goes at the bottom of the Armies tab)."""
+        return self.place_army(Army(name or self.army_name(clan or province, kind), clan, kind,
+                                    province))
+
+    def place_army(self, army: Army) -> Army:
+        status, clan, province = army.status, army.clan, army.province
         self.army_rows.append(army)
         self.army_keys.add(army.name.casefold())
         if not status:

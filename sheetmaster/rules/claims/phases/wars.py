@@ -11,7 +11,8 @@ from sheetmaster.ruleset import Context
 
 from .. import reasons
 from ..orders import COMMIT
-from ..world import ClaimsWorld, Side, War, WarOutcome
+from ..tables import WarResult
+from ..world import ClaimsWorld, Side, War
 from .supply import format_power
 
 WAR_RULE = (
@@ -136,8 +137,8 @@ def _score(ctx: Context, world: ClaimsWorld, battle: Battle) -> None:
         dice = "; ".join(f"{p}: {' '.join(map(str, v))}" for p, v in rolled.items())
         power = "; ".join(f"{p}: {format_power(world.players[p].power_tenths)}" for p in rolled)
         score = format_power(scores[key])
-        world.outcomes.append(WarOutcome(war.name, side.name, members, dice, power, score,
-                                         outcome))
+        world.outcomes.append(WarResult(0, war.name, side.name, tuple(members), dice, power,
+                                        score, outcome))
         for member in members:
             ctx.emit(member, "war", f"war {war.name}: side {side.name} {outcome} with score "
                                     f"{score} ({dice or 'no dice'})")

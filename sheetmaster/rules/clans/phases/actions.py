@@ -21,7 +21,7 @@ from ..orders import (
     PROSPECT,
     RESEARCH,
 )
-from ..world import Clan
+from ..tables import Clan
 from .building import demolish
 from .common import acting_clan, grant_tech, other_clan, own_province, pay
 from .court import accept, dismiss, hire

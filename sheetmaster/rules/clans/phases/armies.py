@@ -10,7 +10,8 @@ from sheetmaster.ruleset import Context
 from .. import data, reasons
 from ..effects import army_discounts, army_limit, army_type, discounted, show_off
 from ..orders import MOVE, RAISE
-from ..world import Army, ClansWorld, Province
+from ..tables import Army, Province
+from ..world import ClansWorld
 from .combat import attack
 from .common import acting_clan, own_province, pay
 

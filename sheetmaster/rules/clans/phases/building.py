@@ -8,7 +8,8 @@ from sheetmaster.ruleset import Context
 from .. import data, reasons
 from ..effects import count, discounted, free_builds, improvement_discounts, show_off
 from ..orders import BUILD
-from ..world import Clan, ClansWorld, Province
+from ..tables import Clan, Province
+from ..world import ClansWorld
 from .common import acting_clan, own_province, pay
 
 BUILD_RULE = (

@@ -7,7 +7,8 @@ from sheetmaster.model import Order, Status
 from sheetmaster.ruleset import Context
 
 from ..effects import count, rating, show
-from ..world import Army, Clan, ClansWorld, Province
+from ..tables import Army, Clan, Province
+from ..world import ClansWorld
 from .destruction import destroy_clan
 
 COMBAT_RULE = (

@@ -6,7 +6,8 @@ from sheetmaster.model import Order, Status
 from sheetmaster.ruleset import Context
 
 from .. import reasons
-from ..world import Clan, ClansWorld, Province
+from ..tables import Clan, Province
+from ..world import ClansWorld
 
 
 def acting_clan(ctx: Context, order: Order) -> Clan | None:

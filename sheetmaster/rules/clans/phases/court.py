@@ -7,7 +7,8 @@ from sheetmaster.ruleset import Context
 
 from .. import data, reasons
 from ..effects import advisor_discounts, advisor_slots, discounted, show_off
-from ..world import OFFERED, Advisor, Clan, ClansWorld
+from ..tables import OFFERED, Advisor, Clan
+from ..world import ClansWorld
 from .common import pay
 
 HIRE_RULE = (

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from sheetmaster.ruleset import Context
 
-from ..world import Clan, ClansWorld, Province
+from ..tables import Clan, Province
+from ..world import ClansWorld
 
 DESTRUCTION_RULE = (
     "All Provinces conquered by the victorious Players remain in his/her hands; all other "

@@ -15,7 +15,8 @@ from ..effects import (
     supplied,
     supply,
 )
-from ..world import Clan, ClansWorld
+from ..tables import Clan
+from ..world import ClansWorld
 
 TAX_RULE = (
     "Each Province pays Taxes; the base Tax of a Province equals 500 Coins per Turn. Your "

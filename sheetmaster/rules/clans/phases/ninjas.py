@@ -8,7 +8,8 @@ from sheetmaster.ruleset import Context
 from .. import data, reasons
 from ..effects import skills
 from ..orders import ASSASSINATE, NINJAS, SABOTAGE
-from ..world import Clan, ClansWorld
+from ..tables import Clan
+from ..world import ClansWorld
 from .common import acting_clan, other_clan, pay
 
 NINJA_RULE = (

@@ -7,7 +7,8 @@ from sheetmaster.ruleset import Context
 
 from .. import data, reasons
 from ..effects import skills
-from ..world import Clan, ClansWorld, Province
+from ..tables import Clan, Province
+from ..world import ClansWorld
 from .common import own_province, pay
 
 PROSPECT_RULE = (

@@ -7,7 +7,8 @@ from sheetmaster.ruleset import Context
 
 from .. import data, reasons
 from ..effects import research_parts
-from ..world import Clan, ClansWorld
+from ..tables import Clan
+from ..world import ClansWorld
 
 POINTS_RULE = (
     "Each Research Project requires accumulation of Research Points (via Libraries, but not "

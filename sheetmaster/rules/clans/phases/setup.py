@@ -8,7 +8,8 @@ from sheetmaster.ruleset import Context
 
 from .. import data, reasons
 from ..orders import EXTRA_PROVINCE, EXTRA_TECH, EXTRAS
-from ..world import Clan, ClansWorld, behaviour
+from ..tables import Clan
+from ..world import ClansWorld, behaviour
 from .common import acting_clan, grant_tech
 
 SETUP_RULE = (

@@ -1,0 +1,232 @@
+"""Rows as objects: a tab's rows load into the dataclass its :class:`~sheetmaster.schema.Table`
+declares, and sheetmaster's columns are written back from those objects after the turn.
+
+Every cross-tab check that only needs the declaration lives here, once, with one wording for
+every game: a name that is no row of the tab it should name, an adjacency listed on one side
+only, a row that borders itself, a name listed twice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import pandas as pd
+
+from sheetmaster import values
+from sheetmaster.schema import Column, Kind, Problems, Table
+from sheetmaster.values import Names
+
+
+def key_lookups(tables: Iterable[Table], frames: Mapping[str, pd.DataFrame]
+                ) -> dict[str, Names]:
+    """Each keyed tab's names, found from any spelling that folds the same."""
+    return {t.tab: Names(n for n in frames[t.tab][t.key].tolist() if n)
+            for t in tables if t.key and t.tab in frames and t.key in frames[t.tab].columns}
+
+
+def a(noun: str) -> str:
+    """'a territory', 'an army'."""
+    return f"{'an' if noun[:1].casefold() in 'aeiou' else 'a'} {noun}"
+
+
+class _Refs:
+    """Resolves the names a REF / REFS column holds, reporting the ones that name nothing."""
+
+    def __init__(self, table: Table, col: Column, tables: Mapping[str, Table],
+                 lookups: Mapping[str, Names], problems: Problems) -> None:
+        target = tables[col.ref] if col.ref else table
+        self.lookup = lookups.get(target.tab, Names(()))
+        self.exact = self.lookup.exact
+        where = "this tab" if target.tab == table.tab else f"the {target.tab} tab"
+        self.what = f"{a(target.row_noun)} in {where}"
+        self.none = {values.fold(w) for w in col.none_words}
+        self.tab, self.column, self.problems = table.tab, col.name, problems
+
+    def one(self, row: int, cell: str) -> str:
+        found = self.exact(cell)
+        if found is not None or not cell:
+            return found or ""
+        found = self.lookup.get(cell)
+        if found is None:
+            if values.fold(cell) in self.none:
+                return ""
+            self.problems.add(self.tab, row, self.column, f"{values.show(cell)} is not {self.what}")
+            return ""
+        return found
+
+    def many(self, row: int, cell: str) -> tuple[str, ...]:
+        if not cell:
+            return ()
+        parts = cell.split(",") if ";" not in cell and "\n" not in cell else \
+            values.name_list(cell)
+        out = []
+        for part in parts:
+            part = part.strip()
+            if part:
+                found = self.one(row, part)
+                if found:
+                    out.append(found)
+        return tuple(out)
+
+
+def _choices_reader(table: Table, col: Column, problems: Problems
+                    ) -> Callable[[int, str], tuple[str, ...]]:
+    lookup = Names(col.choices, dict(col.choice_aliases))
+    listed = values.or_list(col.choices)
+
+    def read(row: int, cell: str) -> tuple[str, ...]:
+        out = []
+        for part in values.name_list(cell):
+            found = lookup.get(part)
+            if found is None:
+                problems.add(table.tab, row, col.name,
+                             f"{values.show(part)} is not {col.noun or 'one of'} ({listed})")
+            else:
+                out.append(found)
+        return tuple(out)
+
+    return read
+
+
+def _column_values(table: Table, col: Column, cells: list, rows: list[int], live: list[bool],
+                   tables: Mapping[str, Table], lookups: Mapping[str, Names],
+                   problems: Problems) -> list:
+    """One column's cells as the row objects hold them."""
+    kind = col.kind
+    if kind is Kind.REF:
+        refs = _Refs(table, col, tables, lookups, problems)
+        return [refs.one(r, c) if ok else c for r, c, ok in zip(rows, cells, live)]
+    if kind is Kind.REFS:
+        refs = _Refs(table, col, tables, lookups, problems)
+        return [refs.many(r, c) if ok else tuple(values.name_list(c))
+                for r, c, ok in zip(rows, cells, live)]
+    if kind is Kind.NAMES:
+        if col.choices:
+            read = _choices_reader(table, col, problems)
+            return [read(r, c) for r, c in zip(rows, cells)]
+        return [tuple(values.name_list(c)) for c in cells]
+    if kind is Kind.FLAG:
+        return [c == "yes" for c in cells]
+    if kind in (Kind.WHOLE, Kind.INTEGER, Kind.DECIMAL):
+        return [col.blank if c is None else c for c in cells]
+    return cells
+
+
+def load_rows(table: Table, frame: pd.DataFrame, tables: Mapping[str, Table],
+              lookups: Mapping[str, Names], problems: Problems) -> list[Any]:
+    """The tab's rows as objects of ``table.entity``, in sheet order; references resolved.
+
+    Rows with a blank key are left out (the blank key is reported by validation). The
+    object's ``row`` field, if it has one, gets the sheet row number.
+    """
+    cls = table.entity
+    assert cls is not None, f"tab {table.tab} declares no entity"
+    fields = [f.name for f in dataclasses.fields(cls)]
+    rows = [int(r) for r in frame.index.tolist()]
+    keep = [True] * len(rows)
+    if table.key and table.key in frame.columns:
+        keep = [bool(k) for k in frame[table.key].tolist()]
+    live = keep
+    if table.retired:
+        column, word = table.retired
+        live = [not values.fold(values.text(c)).startswith(word)
+                for c in frame[column].tolist()]
+    by_attr: dict[str, list] = {}
+    for col in table.columns:
+        if col.attr in fields and col.name in frame.columns:
+            by_attr[col.attr] = _column_values(table, col, frame[col.name].tolist(), rows, live,
+                                               tables, lookups, problems)
+    if "row" in fields:
+        by_attr["row"] = rows
+    # Positional construction is several times faster than keywords for a million rows: the
+    # bound fields must come first in the dataclass, in any order among themselves.
+    bound = fields[:len(by_attr)]
+    missing = [f for f in bound if f not in by_attr]
+    assert not missing, f"{cls.__name__}: fields {missing} come before unbound fields"
+    made = list(map(cls, *(by_attr[f] for f in bound)))
+    return [obj for obj, ok in zip(made, keep) if ok] if not all(keep) else made
+
+
+def check_both_sides(table: Table, objects: Iterable[Any], problems: Problems) -> None:
+    """An adjacency listed on one side must be listed on the other, and nothing borders
+    itself."""
+    columns = [c for c in table.columns if c.kind is Kind.REFS and c.both_sides]
+    if not columns:
+        return
+    key = _key_attr(table)
+    by_name = {getattr(o, key): o for o in objects}
+    for col in columns:
+        attr = col.attr
+        for name, obj in by_name.items():
+            for other in getattr(obj, attr):
+                if other == name:
+                    problems.add(table.tab, obj.row, col.name, f"'{name}' cannot border itself")
+                    continue
+                there = by_name[other]
+                if name not in getattr(there, attr):
+                    problems.add(table.tab, obj.row, col.name,
+                                 f"'{name}' lists '{other}', but '{other}' (row {there.row}) "
+                                 f"does not list '{name}' in its {col.name}")
+
+
+def check_unique(table: Table, frame: pd.DataFrame, problems: Problems) -> None:
+    """Columns of a keyless tab whose names must differ (e.g. each army's name)."""
+    for name in table.unique:
+        seen: dict[str, int] = {}
+        for row, cell in zip(frame.index.tolist(), frame[name].tolist()):
+            if not cell:
+                continue
+            first = seen.setdefault(cell.casefold(), int(row))
+            if first != int(row):
+                problems.add(table.tab, row, name,
+                             f"'{cell}' is listed twice (also on row {first})")
+
+
+def _key_attr(table: Table) -> str:
+    return table.column(table.key).attr if table.key else "name"
+
+
+def _cell(col: Column, value: Any) -> Any:
+    kind = col.kind
+    if kind is Kind.FLAG:
+        return "yes" if value else ""
+    if kind in (Kind.NAMES, Kind.REFS):
+        return ", ".join(value)
+    if kind is Kind.DECIMAL:
+        return values.number_cell(value)
+    return value
+
+
+def write_rows(table: Table, before: pd.DataFrame, objects: list[Any],
+               extra: Mapping[str, list] | None = None) -> pd.DataFrame:
+    """The tab after the turn: its owned columns from ``objects`` (rows with ``row`` 0 are
+    new and go at the bottom), the GM's own columns and rows as they were.
+
+    ``extra`` gives whole columns computed by the ruleset (one value per object). Optional
+    columns the sheet lacks are filled in too; stores do not write them.
+    """
+    fields = {f.name for f in dataclasses.fields(table.entity)} if table.entity else set()
+    columns = {c.name: [_cell(c, getattr(o, c.attr)) for o in objects]
+               for c in table.columns
+               if c.owned and c.attr in fields and c.name not in (extra or {})}
+    columns.update(extra or {})
+    out = before.copy()
+    placed = [i for i, o in enumerate(objects) if o.row]
+    where = out.index.get_indexer([objects[i].row for i in placed])
+    for name, cells in columns.items():
+        column = out[name].to_numpy(dtype=object, copy=True) if name in out.columns \
+            else pd.Series([None] * len(out), dtype=object).to_numpy()
+        column[where] = [cells[i] for i in placed]
+        out[name] = column
+    new = [i for i, o in enumerate(objects) if not o.row]
+    if not new:
+        return out
+    start = int(max(out.index)) + 1 if len(out) else 2
+    added = pd.DataFrame({name: [cells[i] for i in new] for name, cells in columns.items()},
+                         index=range(start, start + len(new)), dtype=object)
+    return pd.concat([out, added.reindex(columns=out.columns)])
+
+
+__all__ = ["a", "check_both_sides", "check_unique", "key_lookups", "load_rows", "write_rows"]

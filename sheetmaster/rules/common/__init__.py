@@ -1,0 +1,1 @@
+"""Rules pieces shared by several rulesets."""

@@ -9,21 +9,33 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
 
 from sheetmaster import reasons, values
+from sheetmaster.calendar import Date
+from sheetmaster.decisions import ANSWER
 from sheetmaster.dice import Dice, turn_seed
 from sheetmaster.entities import check_both_sides, check_unique, key_lookups, load_rows
-from sheetmaster.model import Event, GameState, OrderResult, Status, TurnResult
+from sheetmaster.lasting import Lasting, lasting_tables
+from sheetmaster.model import Event, GameState, Order, OrderResult, Status, TurnResult
 from sheetmaster.orders import REASON, RESULT, TURN, OrderReader, ParsedOrders
 from sheetmaster.ruleset import Context, Ruleset
-from sheetmaster.schema import Problems, StateError, Table, match_columns, validate_table
+from sheetmaster.schema import Problem, Problems, StateError, Table, match_columns, validate_table
+from sheetmaster.settings import (
+    MissingSetting,
+    Settings,
+    SettingsTable,
+    check_keys,
+    read_settings,
+    setting_rows,
+)
 from sheetmaster.tabs import (
     GAME,
     GAME_TAB,
+    GM_ORDERS_TAB,
     LOG,
     LOG_TAB,
     ORDERS_TAB,
@@ -42,17 +54,22 @@ CHECK_WORDS = {Status.APPLIED: "ok", Status.PARTIAL: "ok, in part",
 
 def all_tables(ruleset: Ruleset) -> tuple[Table, ...]:
     """Every tab of a game of this ruleset, in workbook order."""
-    return (GAME, orders_table(ruleset.order_columns), *ruleset.tables, LOG)
+    gm = (orders_table(ruleset.order_columns, GM_ORDERS_TAB),) if ruleset.gm_orders else ()
+    return (GAME, orders_table(ruleset.order_columns), *gm, *ruleset.tables,
+            *lasting_tables(ruleset.lasting), LOG)
 
 
 @dataclass
 class Loaded:
     """A validated game as a ruleset's ``build_world`` gets it: the typed tables, each
-    declared tab's rows as objects (references resolved), and each keyed tab's names."""
+    declared tab's rows as objects (references resolved), each keyed tab's names, the typed
+    settings and the turn's date."""
 
     state: GameState
     rows: dict[str, list[Any]]
     names: dict[str, Names]
+    settings: Settings
+    date: Date
 
 
 @dataclass
@@ -61,6 +78,10 @@ class Prepared:
 
     state: GameState
     world: Any
+    settings: Settings
+    date: Date
+    settings_tables: dict[str, SettingsTable]
+    lasting: Lasting
 
 
 def find_tab(tables: dict[str, pd.DataFrame], tab: str) -> str | None:
@@ -98,25 +119,39 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
             tables[table.tab] = validate_table(table, df, problems)
     if any(t.tab not in tables for t in all_tables(ruleset)):
         problems.raise_if_any()
-    meta = read_meta(tables[GAME_TAB], problems, raw.meta, ruleset.settings)
+    meta = read_meta(tables[GAME_TAB], problems, raw.meta,
+                     setting_rows(ruleset.all_settings()),
+                     first_turn=0 if ruleset.calendar.setup_turn else 1)
     meta["tab_names"] = tab_names
     wanted = values.text(meta.get("ruleset"))
     if wanted and values.fold(wanted) != ruleset.name:
         problems.add(GAME_TAB, None, "value",
                      f"this game plays by '{wanted}', not '{ruleset.name}'")
     state = GameState(tables, meta)
+    settings = read_settings(ruleset.all_settings(), meta, problems)
+    try:
+        date = ruleset.calendar.date(state.turn, settings) if "turn" in meta and \
+            isinstance(meta["turn"], int) else Date(0)
+    except MissingSetting as exc:
+        problems.items.append(exc.problem)
+        date = Date(state.turn if isinstance(meta.get("turn"), int) else 0)
     try:
         # Cross-checks run even after cell problems, so the GM sees every problem at once.
-        world = ruleset.build_world(load_entities(ruleset, state, problems), problems)
+        world = ruleset.build_world(load_entities(ruleset, state, settings, date, problems),
+                                    problems)
     except Exception:
         if problems.items:
             problems.raise_if_any()
         raise
+    lasting = Lasting.load(ruleset.lasting, state, problems)
     problems.raise_if_any()
-    return Prepared(state, world)
+    settings_tables = {t.tab: SettingsTable(t, state.tables[t.tab])
+                       for t in ruleset.tables if t.keys}
+    return Prepared(state, world, settings, date, settings_tables, lasting)
 
 
-def load_entities(ruleset: Ruleset, state: GameState, problems: Problems) -> Loaded:
+def load_entities(ruleset: Ruleset, state: GameState, settings: Settings, date: Date,
+                  problems: Problems) -> Loaded:
     """Every declared tab's rows as objects, their references and adjacencies checked."""
     tables = {t.tab: t for t in ruleset.tables}
     names = key_lookups(ruleset.tables, state.tables)
@@ -124,10 +159,11 @@ def load_entities(ruleset: Ruleset, state: GameState, problems: Problems) -> Loa
     for table in ruleset.tables:
         frame = state.tables[table.tab]
         check_unique(table, frame, problems)
+        check_keys(table, frame, problems)
         if table.entity is not None:
             rows[table.tab] = load_rows(table, frame, tables, names, problems)
             check_both_sides(table, rows[table.tab], problems)
-    return Loaded(state, rows, names)
+    return Loaded(state, rows, names, settings, date)
 
 
 def _orders_tab(raw: GameState) -> str:
@@ -153,6 +189,8 @@ def _with_formula_text(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def read_orders(ruleset: Ruleset, prepared: Prepared) -> ParsedOrders:
+    """This turn's orders: the Orders tab's, then the GM orders tab's (their rows are
+    negative: -5 is the GM orders tab's row 5)."""
     emails = getattr(prepared.world, "emails", dict)()
     reader = OrderReader(ruleset.order_kinds, prepared.world.names(), emails)
     meta = prepared.state.meta
@@ -165,8 +203,19 @@ def read_orders(ruleset: Ruleset, prepared: Prepared) -> ParsedOrders:
             return True  # an unreadable time is not a reason to hold an order back
         return posted is None or posted <= deadline
 
-    return reader.read(prepared.state.tables[ORDERS_TAB], prepared.state.turn,
-                       in_time if deadline is not None else None)
+    parsed = reader.read(prepared.state.tables[ORDERS_TAB], prepared.state.turn,
+                         in_time if deadline is not None else None)
+    if not ruleset.gm_orders:
+        return parsed
+    gm = OrderReader(ruleset.order_kinds, prepared.world.names()).read(
+        prepared.state.tables[GM_ORDERS_TAB], prepared.state.turn)
+    first = len(parsed.orders)
+    parsed.orders += [replace(o, row=-o.row, seq=first + o.seq, from_gm=True)
+                      for o in gm.orders]
+    parsed.rejected += [replace(r, row=-r.row) for r in gm.rejected]
+    parsed.blank_turn_rows += [-r for r in gm.blank_turn_rows]
+    parsed.rejected_rows += [replace(r, row=-r.row) for r in gm.rejected_rows]
+    return parsed
 
 
 def dice_seed(state: GameState) -> int:
@@ -202,43 +251,101 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
     if seed is None:
         seed = dice.seed if dice is not None else dice_seed(state)
     dice = dice or Dice(seed)
+    date = prepared.date
+    if date.over:
+        raise StateError([Problem(GAME_TAB, state.meta["setting_rows"].get("stage"), "value",
+                                  "the game is over; there is no turn left to resolve")])
     parsed = read_orders(ruleset, prepared)
     results: dict[int, OrderResult] = {r.row: r for r in parsed.rejected}
+    orders = _orders_for(ruleset, date, parsed.orders, results)
     events: list[Event] = []
-    ctx = Context(prepared.world, parsed.orders, dice, turn, events, results,
-                  parsed.rejected_rows)
+    ctx = Context(prepared.world, orders, dice, turn, events, results, parsed.rejected_rows,
+                  date=date, settings=prepared.settings,
+                  settings_tables=prepared.settings_tables)
     ctx.emit("", "turn", f"turn {turn} resolved by the {ruleset.title} rules, dice seed {seed}")
-    for step in ruleset.steps():
-        if not step[0].each_player:
-            ctx.phase = step[0].key
-            step[0].run(ctx)
-            continue
-        for player in dict.fromkeys(o.player for o in parsed.orders):
-            ctx.player = player
-            for phase in step:
-                ctx.phase = phase.key
-                phase.run(ctx)
-        ctx.player = None
-    for order in parsed.orders:
+    prepared.lasting.attach(ctx)
+    if ctx.decisions is not None:
+        for order in ctx.orders(ANSWER):
+            ctx.decisions.answer(ctx, order)
+    try:
+        _run_phases(ruleset, ctx)
+    except MissingSetting as exc:
+        raise StateError([exc.problem]) from None
+    for order in orders:
         if order.row not in results:
             ctx.resolve(order, Status.REJECTED, reasons.NOT_RESOLVED.say())
-    ordered = sorted(results.values(), key=lambda r: r.row)
+    ordered = sorted(results.values(), key=lambda r: (r.row < 0, abs(r.row)))
     after_tables = dict(state.tables)
     after_tables.update(prepared.world.to_tables(state))
-    after_tables[ORDERS_TAB] = _orders_after(state.tables[ORDERS_TAB], ordered,
-                                             parsed.blank_turn_rows, turn)
+    after_tables.update(prepared.lasting.to_tables(state))
+    after_tables[ORDERS_TAB] = _orders_after(
+        state.tables[ORDERS_TAB], [r for r in ordered if r.row > 0],
+        [r for r in parsed.blank_turn_rows if r > 0], turn)
+    if ruleset.gm_orders:
+        after_tables[GM_ORDERS_TAB] = _orders_after(
+            state.tables[GM_ORDERS_TAB], [replace(r, row=-r.row) for r in ordered if r.row < 0],
+            [-r for r in parsed.blank_turn_rows if r < 0], turn)
     after_tables[LOG_TAB] = log_rows(state.tables[LOG_TAB], turn, events)
+    next_date = ruleset.calendar.next_date(date, prepared.settings, ctx.next_stage)
     after_tables[GAME_TAB] = advance_game(state.tables[GAME_TAB], state.meta, seed,
-                                          game_settings(ruleset, turn + 1, state.meta),
-                                          ruleset.settings)
+                                          ruleset.calendar.written(next_date),
+                                          setting_rows(ruleset.all_settings()))
     after_meta = dict(state.meta, turn=turn + 1)
     return TurnResult(ruleset.name, turn, seed, state, GameState(after_tables, after_meta),
                       ordered, events)
 
 
+def _run_phases(ruleset: Ruleset, ctx: Context) -> None:
+    """Every phase that runs on this date, in order, as its turn order lays it out."""
+    for step in ruleset.steps():
+        phases = [p for p in step if p.runs_on(ctx.date)]
+        if not phases:
+            continue
+        if not phases[0].order.per_player:
+            ctx.enter(phases[0])
+            phases[0].run(ctx)
+            continue
+        for player in phases[0].order.players(ctx):
+            for phase in phases:
+                ctx.enter(phase, player)
+                phase.run(ctx)
+    ctx.enter(None)
+
+
+def _orders_for(ruleset: Ruleset, date: Date, orders: list[Order],
+                results: dict[int, OrderResult]) -> list[Order]:
+    """The orders this turn may take: the setup turn takes setup orders only, other turns
+    none of them; GM-only kinds come from the GM's tab alone."""
+    kinds = {k.name: k for k in ruleset.order_kinds}
+    setup_kinds = [k.name for k in ruleset.order_kinds if k.setup]
+    kept = []
+    for order in orders:
+        kind = kinds[order.kind]
+        reason = ""
+        if date.setup and not kind.setup:
+            reason = reasons.SETUP_ONLY.say(kinds=", ".join(setup_kinds) or "no")
+        elif kind.setup and not date.setup:
+            reason = reasons.NOT_SETUP.say(kind=kind.name)
+        elif kind.gm_only and not order.from_gm:
+            reason = reasons.GM_ONLY.say(kind=kind.name)
+        if reason:
+            results[order.row] = OrderResult(order.row, order.player, order.kind,
+                                             Status.REJECTED, reason)
+        else:
+            kept.append(order)
+    return kept
+
+
 def game_settings(ruleset: Ruleset, turn: int, meta: dict[str, Any]) -> dict[str, Any]:
-    """The settings sheetmaster writes for ``turn`` besides the turn number (e.g. a season)."""
-    return dict(ruleset.turn_settings(turn, meta)) if ruleset.turn_settings else {}
+    """The settings sheetmaster writes for ``turn`` besides the turn number (e.g. a season),
+    for a new game's Game tab (where the settings are not read yet)."""
+    problems = Problems()
+    settings = read_settings(ruleset.all_settings(), {values.fold(k): v
+                                                      for k, v in meta.items()}, problems)
+    try:
+        return ruleset.calendar.written(ruleset.calendar.date(turn, settings))
+    except MissingSetting:
+        return {}
 
 
 def check(ruleset: Ruleset, raw: GameState) -> TurnResult:
@@ -248,13 +355,19 @@ def check(ruleset: Ruleset, raw: GameState) -> TurnResult:
     reason cells, which say "ok" or why the order would be rejected.
     """
     result = resolve(ruleset, raw, seed=0)
-    orders = result.before.tables[ORDERS_TAB].copy()
-    for col in (RESULT, REASON):
-        orders[col] = orders[col].astype(object)
-    for r in result.results:
-        orders.at[r.row, RESULT] = CHECK_WORDS[r.status]
-        orders.at[r.row, REASON] = r.reason
-    after = GameState(dict(result.before.tables, **{ORDERS_TAB: orders}), result.before.meta)
+    tables = dict(result.before.tables)
+    for tab, sign in ((ORDERS_TAB, 1), (GM_ORDERS_TAB, -1)):
+        if tab not in tables:
+            continue
+        orders = tables[tab].copy()
+        for col in (RESULT, REASON):
+            orders[col] = orders[col].astype(object)
+        for r in result.results:
+            if r.row * sign > 0:
+                orders.at[r.row * sign, RESULT] = CHECK_WORDS[r.status]
+                orders.at[r.row * sign, REASON] = r.reason
+        tables[tab] = orders
+    after = GameState(tables, result.before.meta)
     return TurnResult(ruleset.name, result.turn, 0, result.before, after, result.results, [])
 
 

@@ -15,8 +15,8 @@ from typing import Any
 import pandas as pd
 
 from sheetmaster import values
-from sheetmaster.schema import Column, Kind, Problems, Table
-from sheetmaster.values import Names
+from sheetmaster.schema import Column, Kind, Problems, Table, choice_reader
+from sheetmaster.values import BadValue, Names
 
 
 def key_lookups(tables: Iterable[Table], frames: Mapping[str, pd.DataFrame]
@@ -73,18 +73,15 @@ class _Refs:
 
 def _choices_reader(table: Table, col: Column, problems: Problems
                     ) -> Callable[[int, str], tuple[str, ...]]:
-    lookup = Names(col.choices, dict(col.choice_aliases))
-    listed = values.or_list(col.choices)
+    read_one = choice_reader(col)
 
     def read(row: int, cell: str) -> tuple[str, ...]:
         out = []
         for part in values.name_list(cell):
-            found = lookup.get(part)
-            if found is None:
-                problems.add(table.tab, row, col.name,
-                             f"{values.show(part)} is not {col.noun or 'one of'} ({listed})")
-            else:
-                out.append(found)
+            try:
+                out.append(read_one(part))
+            except BadValue as exc:
+                problems.add(table.tab, row, col.name, str(exc))
         return tuple(out)
 
     return read

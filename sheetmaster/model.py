@@ -15,6 +15,15 @@ class Status(str, enum.Enum):
     APPLIED = "applied"
     PARTIAL = "partly applied"
     REJECTED = "rejected"
+    #: valid, but stopped by other orders of the same turn (a bounce, a cut support).
+    BLOCKED = "blocked"
+    #: a standing order for a case that did not arise (e.g. which pop to lose to famine).
+    NOT_NEEDED = "not needed"
+
+
+#: Who may see an event: everyone; its player (and the GM); the GM alone. Any other value
+#: is the name of the one player who may see it (besides the GM).
+PUBLIC, PRIVATE, GM_ONLY = "public", "private", "gm"
 
 
 @dataclass
@@ -45,6 +54,8 @@ class Order:
     player: str
     kind: str
     fields: dict[str, Any]
+    #: read from the GM's own orders tab (GM-only order kinds need it).
+    from_gm: bool = False
 
     def label(self) -> str:
         return f"{self.kind} (order row {self.row})"
@@ -64,7 +75,8 @@ class Event:
     """One line of the turn log: a change, an outcome, or a die roll.
 
     ``player`` is who it concerns (blank for game-wide events). Dice have ``sides`` and
-    ``value``; ``why`` says what the roll was for.
+    ``value``; ``why`` says what the roll was for. ``audience`` says who may see it: the
+    Log tab in the shared sheet holds only public events.
     """
 
     seq: int
@@ -74,6 +86,20 @@ class Event:
     text: str
     sides: int | None = None
     value: int | None = None
+    #: PUBLIC, PRIVATE, GM_ONLY, or a player's name.
+    audience: str = PUBLIC
+
+    @property
+    def public(self) -> bool:
+        return self.audience == PUBLIC
+
+    def visible_to(self, player: str) -> bool:
+        """Whether ``player`` may see it (the GM sees everything)."""
+        if self.audience == PUBLIC:
+            return True
+        if self.audience == PRIVATE:
+            return player == self.player
+        return self.audience == player
 
 
 @dataclass

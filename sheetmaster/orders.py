@@ -40,7 +40,6 @@ class Field:
 @dataclass(frozen=True)
 class OrderKind:
     name: str
-    phase: str
     fields: tuple[Field, ...] = ()
     help: str = ""
     #: an example row for the "how to write orders" tab: column -> value.
@@ -49,6 +48,13 @@ class OrderKind:
     #: the same row may be posted twice on purpose (e.g. two Rice Farms in one province);
     #: otherwise an exact repeat of an earlier row is taken for a double post and rejected.
     repeatable: bool = False
+    #: given on the setup turn (turn 0) only; other kinds are refused on it.
+    setup: bool = False
+    #: its outcome is the player's secret: the shared sheet shows only its status, and the
+    #: reason goes to the player's own report.
+    secret: bool = False
+    #: only the GM may give it (from the GM's orders tab); refused from the Orders tab.
+    gm_only: bool = False
 
 
 #: first characters of a cell worth a closer look for a formula (leading spaces included).

@@ -1,7 +1,9 @@
-"""Rulesets as data: tables, order kinds and ordered phases, plus the phase context.
+"""Rulesets as data: tables, order kinds, settings, a calendar and ordered phases.
 
-A ruleset module declares one :class:`Ruleset`. The engine validates the state against its
-tables, reads orders with its order kinds, builds its world, and runs its phases in order.
+A ruleset module declares one :class:`Ruleset`, checked when it is made (every order kind
+consumed by exactly one phase, every tab and setting it names declared). The engine validates
+the state against its tables, reads orders with its order kinds, builds its world, and runs
+its phases in order, each as its turn order lays it out.
 """
 
 from __future__ import annotations
@@ -12,10 +14,18 @@ from typing import Any, Protocol
 
 import pandas as pd
 
+from sheetmaster.calendar import PLAIN, Calendar, Date
+from sheetmaster.decisions import ANSWER_COLUMNS, ANSWER_KIND, Decisions
+from sheetmaster.decks import Deck
 from sheetmaster.dice import Dice
-from sheetmaster.model import Event, GameState, Order, OrderResult, Status
+from sheetmaster.lasting import ENGINE_KINDS, USE_DECISIONS, Lasting
+from sheetmaster.lasting import TABLES as LASTING_TABLES
+from sheetmaster.model import PUBLIC, Event, GameState, Order, OrderResult, Status
 from sheetmaster.orders import OrderKind, RejectedRow
-from sheetmaster.schema import Column, Problems, Table
+from sheetmaster.schema import Column, Kind, Problems, Table
+from sheetmaster.settings import Setting, Settings, SettingsTable, setting_rows
+from sheetmaster.timers import Timers
+from sheetmaster.turn_order import GLOBAL, TurnOrder
 
 
 class World(Protocol):
@@ -39,10 +49,21 @@ class Phase:
     run: Callable[[Context], None]
     #: the rule text this phase implements, as the source states it.
     rule: str = ""
-    #: run once per player, players taken in the order of their first order of the turn
-    #: (posting order); consecutive ``each_player`` phases make one player's turn, so every
-    #: step of one player's turn runs before the next player's turn starts.
-    each_player: bool = False
+    #: how the phase's runs are laid out among the players (see :mod:`sheetmaster.turn_order`).
+    order: TurnOrder = GLOBAL
+    #: the order kinds this phase consumes (each kind is consumed by exactly one phase).
+    orders: tuple[str, ...] = ()
+    #: the Game settings this phase reads with ``ctx.setting``.
+    settings: tuple[str, ...] = ()
+    #: when the phase runs; None: every turn but a setup turn.
+    when: Callable[[Date], bool] | None = None
+
+    def runs_on(self, date: Date) -> bool:
+        return self.when(date) if self.when is not None else not date.setup
+
+
+class RulesetError(ValueError):
+    """A ruleset declaration that contradicts itself; raised when the ruleset is made."""
 
 
 @dataclass(frozen=True)
@@ -62,10 +83,21 @@ class Ruleset:
     howto: tuple[str, ...] = ()
     #: () -> (tables, orders, settings) of a small playable example game.
     example: Callable[[], tuple[dict, list, dict]] | None = None
-    #: the ruleset's own Game-tab settings: name -> (default, help).
-    settings: Mapping[str, tuple[Any, str]] = field(default_factory=dict)
-    #: (turn, game settings) -> settings sheetmaster writes for that turn, e.g. its season.
-    turn_settings: Callable[[int, Mapping[str, Any]], dict[str, Any]] | None = None
+    #: the ruleset's own Game-tab settings.
+    settings: tuple[Setting, ...] = ()
+    calendar: Calendar = PLAIN
+    #: what the rules call things, for reports: 'territory' / 'province', 'gold' / 'coins'.
+    nouns: Mapping[str, str] = field(default_factory=dict)
+    #: engine-owned tabs of state that lasts across turns: 'timers', 'decisions', 'decks'.
+    lasting: tuple[str, ...] = ()
+    #: the GM gives orders (GM-only kinds among them) in a 'GM orders' tab of their own.
+    gm_orders: bool = False
+
+    def __post_init__(self) -> None:
+        if USE_DECISIONS in self.lasting and ANSWER_KIND not in self.order_kinds:
+            object.__setattr__(self, "order_kinds", (*self.order_kinds, ANSWER_KIND))
+            object.__setattr__(self, "order_columns", (*self.order_columns, *ANSWER_COLUMNS))
+        check_ruleset(self)
 
     def table(self, tab: str) -> Table:
         for t in self.tables:
@@ -77,16 +109,66 @@ class Ruleset:
         """The tab listing the players, one a row, keyed by the player's name."""
         return next((t for t in self.tables if t.lists_players or t.key == "player"), None)
 
+    def all_settings(self) -> tuple[Setting, ...]:
+        """The ruleset's settings and its calendar's."""
+        return (*self.calendar.settings(), *self.settings)
+
+    def setting_rows(self) -> dict[str, tuple[Any, str]]:
+        """name -> (a new game's value, help) of the ruleset's own and calendar's settings."""
+        return setting_rows(self.all_settings())
+
+    @property
+    def first_turn(self) -> int:
+        """A new game's turn: 0 when the calendar has a setup turn."""
+        return 0 if self.calendar.setup_turn else 1
+
+    def noun(self, word: str) -> str:
+        """The ruleset's word for ``word`` ('territory' -> 'province' in clans)."""
+        return self.nouns.get(word, word)
+
     def steps(self) -> list[list[Phase]]:
-        """The phases in running order: a global phase alone, consecutive ``each_player``
-        phases together (they run as one player's turn, player after player)."""
+        """The phases in running order: a global phase alone, consecutive phases with the
+        same per-player turn order together (they run as one player's turn)."""
         out: list[list[Phase]] = []
         for phase in self.phases:
-            if phase.each_player and out and out[-1][0].each_player:
+            if phase.order.per_player and out and out[-1][0].order is phase.order:
                 out[-1].append(phase)
             else:
                 out.append([phase])
         return out
+
+
+def check_ruleset(ruleset: Ruleset) -> None:
+    """Every order kind consumed by exactly one phase; every tab a column or phase names and
+    every setting a phase reads declared. Raises :class:`RulesetError` naming each slip."""
+    slips: list[str] = [f"'{u}' is not something that lasts (timers, decisions, decks)"
+                        for u in ruleset.lasting if u not in LASTING_TABLES]
+    engine_kinds = {k for u in ruleset.lasting for k in ENGINE_KINDS.get(u, ())}
+    consumers: dict[str, list[str]] = {k.name: [] for k in ruleset.order_kinds
+                                       if k.name not in engine_kinds}
+    for phase in ruleset.phases:
+        for kind in phase.orders:
+            if kind not in consumers:
+                slips.append(f"phase {phase.key} consumes '{kind}', which is no order kind")
+            else:
+                consumers[kind].append(phase.key)
+    for kind, phases in consumers.items():
+        if len(phases) != 1:
+            slips.append(f"order kind '{kind}' is consumed by {len(phases)} phases "
+                         f"({', '.join(phases) or 'none'}); it must be exactly one")
+    tabs = {t.tab for t in ruleset.tables}
+    for table in ruleset.tables:
+        for col in table.columns:
+            if col.kind in (Kind.REF, Kind.REFS) and col.ref and col.ref not in tabs:
+                slips.append(f"tab {table.tab}, column '{col.name}' names tab '{col.ref}', "
+                             f"which the ruleset does not declare")
+    declared = {s.name for s in ruleset.all_settings()}
+    for phase in ruleset.phases:
+        for name in phase.settings:
+            if name not in declared:
+                slips.append(f"phase {phase.key} reads setting '{name}', which is not declared")
+    if slips:
+        raise RulesetError(f"ruleset {ruleset.name}: " + "; ".join(slips))
 
 
 def player_name_columns(ruleset: Ruleset) -> list[str]:
@@ -98,27 +180,61 @@ def player_name_columns(ruleset: Ruleset) -> list[str]:
 
 
 class Context:
-    """What a phase sees: the world, this turn's orders, dice, and the log."""
+    """What a phase sees: the world, this turn's orders, dice, settings, and the log."""
 
     def __init__(self, world: Any, orders: list[Order], dice: Dice, turn: int,
                  events: list[Event], results: dict[int, OrderResult],
-                 rejected_rows: list[RejectedRow] | None = None) -> None:
+                 rejected_rows: list[RejectedRow] | None = None, *,
+                 date: Date | None = None, settings: Settings | None = None,
+                 settings_tables: Mapping[str, SettingsTable] | None = None) -> None:
         self.world = world
         self._rejected_rows = rejected_rows or []
         self.turn = turn
+        self.date = date or Date(turn)
         self.dice = dice
         self.phase = ""
-        #: whose turn it is during ``each_player`` phases (None in global phases).
+        self._phase: Phase | None = None
+        #: whose turn it is in a per-player phase (None in global phases).
         self.player: str | None = None
         self._by_player: dict[str, list[Order]] | None = None
         self._orders = orders
         self._events = events
         self._results = results
+        self._settings = settings
+        self._settings_tables = dict(settings_tables or {})
+        #: the stage the next turn runs, if not the one that follows (calendars with stages).
+        self.next_stage = ""
+        #: the engine-owned tabs the ruleset uses (None where it does not).
+        self.timers: Timers | None = None
+        self.decisions: Decisions | None = None
+        self.decks: Lasting | None = None
         dice.on_roll = self._log_roll
+
+    def deck(self, name: str, *, cards: list[str] | None = None) -> Deck:
+        """The deck called ``name`` (Decks tab); with ``cards``, a new deck of them."""
+        if self.decks is None:
+            raise RulesetError("the ruleset does not use decks (Ruleset.lasting)")
+        return self.decks.deck(name, self, cards=cards)
+
+    def enter(self, phase: Phase | None, player: str | None = None) -> None:
+        """The engine starts ``phase`` (for ``player``, in a per-player phase); None: the
+        phases are over."""
+        self._phase, self.player = phase, player
+        if phase is not None:
+            self.phase = phase.key
+
+    def all_orders(self) -> list[Order]:
+        """Every order read this turn, in posting order, resolved or not."""
+        return self._orders
 
     def orders(self, *kinds: str) -> list[Order]:
         """This turn's unresolved orders of these kinds, in posting order (during a player's
-        turn, that player's only)."""
+        turn, that player's only). The phase must declare the kinds it consumes."""
+        if self._phase is not None:
+            undeclared = [k for k in kinds if k not in self._phase.orders]
+            if undeclared:
+                raise RulesetError(f"phase {self.phase} reads orders {undeclared} it does not "
+                                   f"declare in Phase(orders=...)")
         wanted = set(kinds)
         player = self.player
         if player is None:
@@ -130,6 +246,18 @@ class Context:
         return [o for o in self._by_player.get(player, ())
                 if o.kind in wanted and o.row not in self._results]
 
+    def setting(self, name: str) -> Any:
+        """A Game setting, typed; a blank one the rules need stops the turn, naming it."""
+        if self._phase is not None and name not in self._phase.settings:
+            raise RulesetError(f"phase {self.phase} reads setting '{name}' it does not "
+                               f"declare in Phase(settings=...)")
+        assert self._settings is not None
+        return self._settings.get(name)
+
+    def settings_table(self, tab: str) -> SettingsTable:
+        """A GM data tab of settings (e.g. costs by unit type and tech level)."""
+        return self._settings_tables[tab]
+
     def rejected_rows(self, kind: str) -> list[RejectedRow]:
         """This turn's rows of this kind rejected while being read, as typed."""
         return [r for r in self._rejected_rows if r.kind == kind]
@@ -140,10 +268,21 @@ class Context:
             raise RuntimeError(f"order row {order.row} was resolved twice")
         self._results[order.row] = OrderResult(order.row, order.player, order.kind, status, reason)
 
-    def emit(self, player: str, kind: str, text: str) -> None:
-        """Log a change or an outcome for ``player`` ('' for the whole game)."""
-        self._events.append(Event(len(self._events) + 1, self.phase, player, kind, text))
+    def resolved(self, order: Order) -> OrderResult | None:
+        return self._results.get(order.row)
 
-    def _log_roll(self, who: str, why: str, sides: int, value: int) -> None:
-        self._events.append(Event(len(self._events) + 1, self.phase, who, "die",
-                                  f"d{sides} for {why}: {value}", sides, value))
+    def emit(self, player: str, kind: str, text: str, audience: str = PUBLIC) -> None:
+        """Log a change or an outcome for ``player`` ('' for the whole game).
+
+        ``audience``: PUBLIC (everyone), PRIVATE (``player`` and the GM), GM_ONLY, or the name
+        of the one player (besides the GM) who may see it.
+        """
+        self._events.append(Event(len(self._events) + 1, self.phase, player, kind, text,
+                                  audience=audience))
+
+    def _log_roll(self, who: str, text: str, sides: int, value: int, audience: str,
+                  kind: str) -> None:
+        die = kind == "die"  # a shuffle's draws are many: logged as one line, no die
+        self._events.append(Event(len(self._events) + 1, self.phase, who, kind, text,
+                                  sides if die else None, value if die else None,
+                                  audience=audience))

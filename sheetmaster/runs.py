@@ -45,7 +45,8 @@ def game_settings(state: GameState) -> dict[str, Any]:
     if tab is None:
         raise StoreError(f"the game has no '{GAME_TAB}' tab")
     problems = Problems()
-    meta = read_meta(validate_table(GAME, state.tables[tab], problems), problems, state.meta)
+    meta = read_meta(validate_table(GAME, state.tables[tab], problems), problems, state.meta,
+                     first_turn=0)
     problems.raise_if_any()
     return meta
 

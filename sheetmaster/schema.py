@@ -98,6 +98,9 @@ class Table:
     retired: tuple[str, str] | None = None
     #: columns of a keyless tab whose names must differ from row to row (an army's name).
     unique: tuple[str, ...] = ()
+    #: a GM data tab keyed by several columns together (e.g. unit type and tech level); its
+    #: blank cells are read as missing, and a turn that needs one stops (SettingsTable).
+    keys: tuple[str, ...] = ()
 
     @property
     def row_noun(self) -> str:
@@ -212,7 +215,8 @@ def choice_reader(col: Column):
             return ""
         found = lookup.get(text)
         if found is None:
-            raise BadValue(f"{values.show(text)} is not {col.noun or 'one of'} ({listed})")
+            raise BadValue(f"{values.show(text)} is not {col.noun} ({listed})" if col.noun
+                           else f"{values.show(text)} is not {listed}")
         return found
 
     return read
@@ -248,8 +252,15 @@ def validate_table(table: Table, df: pd.DataFrame, problems: Problems) -> pd.Dat
     return out
 
 
+def cell_reader(col: Column):
+    """The function that reads one cell of ``col`` (raising BadValue with a message)."""
+    if col.kind is Kind.CHOICE:
+        return choice_reader(col)
+    return _READERS.get(col.kind, values.text)
+
+
 def _convert(table: Table, col: Column, rows: list, cells: list, problems: Problems) -> list:
-    reader = choice_reader(col) if col.kind is Kind.CHOICE else _READERS[col.kind]
+    reader = cell_reader(col)
     expected = "" if col.kind is Kind.CHOICE else f" ({col.kind.value} expected)"
     converted = []
     blank, top = col.blank, col.at_most

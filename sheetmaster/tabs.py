@@ -16,6 +16,8 @@ from sheetmaster.schema import Column, Kind, Problems, Table
 from sheetmaster.values import BadValue
 
 GAME_TAB, ORDERS_TAB, LOG_TAB = "Game", "Orders", "Log"
+#: the GM's own orders (GM-only kinds among them), in a tab players cannot edit.
+GM_ORDERS_TAB = "GM orders"
 
 GAME = Table(
     GAME_TAB,
@@ -60,9 +62,9 @@ LOG = Table(
 )
 
 
-def orders_table(ruleset_columns: tuple[Column, ...]) -> Table:
+def orders_table(ruleset_columns: tuple[Column, ...], tab: str = ORDERS_TAB) -> Table:
     return Table(
-        ORDERS_TAB,
+        tab,
         (
             Column(TURN, Kind.RAW, "turn number; blank means the current turn", owned=True),
             Column(PLAYER, Kind.RAW, "who gives the order"),
@@ -75,14 +77,16 @@ def orders_table(ruleset_columns: tuple[Column, ...]) -> Table:
             Column(RESULT, Kind.RAW, "filled in by sheetmaster", owned=True),
             Column(REASON, Kind.RAW, "filled in by sheetmaster", owned=True),
         ),
-        help="Players' orders, one a row, earliest first.",
+        help="Players' orders, one a row, earliest first." if tab == ORDERS_TAB else
+        "The GM's orders, one a row: 'player' names who an order concerns.",
         player_input=True,
     )
 
 
 def read_meta(game: pd.DataFrame, problems: Problems,
               store_meta: dict[str, Any] | None = None,
-              ruleset_settings: Mapping[str, tuple[Any, str]] | None = None) -> dict[str, Any]:
+              ruleset_settings: Mapping[str, tuple[Any, str]] | None = None, *,
+              first_turn: int = 1) -> dict[str, Any]:
     """Game settings from the validated Game tab; checks turn, deadline and time zone.
 
     ``store_meta`` is what the store knows (e.g. the spreadsheet's own time zone, in which
@@ -102,8 +106,8 @@ def read_meta(game: pd.DataFrame, problems: Problems,
         rows[name] = int(row)
     try:
         meta["turn"] = values.whole_number(meta["turn"])
-        if meta["turn"] < 1:
-            raise BadValue("must be 1 or more")
+        if meta["turn"] < first_turn:
+            raise BadValue(f"must be {first_turn} or more")
     except BadValue as exc:
         problems.add(GAME_TAB, rows.get("turn"), "value", f"setting 'turn': {exc}")
     try:
@@ -192,12 +196,17 @@ def advance_game(game: pd.DataFrame, meta: dict[str, Any], seed: int,
 
 
 def log_rows(log: pd.DataFrame, turn: int, events: list[Event]) -> pd.DataFrame:
-    """The Log tab with this turn's events appended below the existing rows."""
+    """The Log tab with this turn's public events appended below the existing rows.
+
+    Anyone who can open the sheet reads the Log, so private and GM-only events stay out of
+    it (they go to the players' own reports and the GM's), and the public ones are numbered
+    without gaps that would tell something happened."""
+    events = [e for e in events if e.public]
     start = (int(max(log.index)) + 1) if len(log) else 2
     new = pd.DataFrame(
         {
             "turn": [turn] * len(events),
-            "#": [e.seq for e in events],
+            "#": list(range(1, len(events) + 1)),
             "phase": [e.phase for e in events],
             "player": [e.player for e in events],
             "event": [e.kind for e in events],

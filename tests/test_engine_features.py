@@ -8,13 +8,16 @@ from typing import Any
 import pandas as pd
 
 from sheetmaster import values
+from sheetmaster.calendar import Calendar
 from sheetmaster.engine import resolve
 from sheetmaster.model import GameState, Status
 from sheetmaster.orders import Field, OrderKind
 from sheetmaster.report import player_report
 from sheetmaster.ruleset import Context, Phase, Ruleset, player_name_columns
 from sheetmaster.schema import Column, Kind, Table
+from sheetmaster.settings import Setting
 from sheetmaster.testing.builder import build_state
+from sheetmaster.turn_order import POSTING_ORDER
 
 HOUSES = Table("Houses", (Column("house", Kind.NAME), Column("coins", Kind.WHOLE, owned=True)),
                key="house", lists_players=True)
@@ -53,16 +56,17 @@ def _step(name: str, kinds: tuple[str, ...] = ()):
 
 
 def _ruleset(**extra: Any) -> Ruleset:
-    kinds = (OrderKind("raise", "b"), OrderKind("build", "c", repeatable=True),
-             OrderKind("paint", "c", (Field("colour", names="colour"),)),
-             OrderKind("gift", "c", (Field("to", names="player"),)))
+    kinds = (OrderKind("raise"), OrderKind("build", repeatable=True),
+             OrderKind("paint", (Field("colour", names="colour"),)),
+             OrderKind("gift", (Field("to", names="player"),)))
     return Ruleset(
         name="houses", title="houses", version="1", tables=(HOUSES,), order_kinds=kinds,
         order_columns=(Column("colour", Kind.RAW), Column("to", Kind.RAW)),
         phases=(Phase("a", "start", _step("start")),
-                Phase("b", "raise", _step("raise", ("raise",)), each_player=True),
+                Phase("b", "raise", _step("raise", ("raise",)), order=POSTING_ORDER,
+                      orders=("raise",)),
                 Phase("c", "build", _step("build", ("build", "paint", "gift")),
-                      each_player=True),
+                      order=POSTING_ORDER, orders=("build", "paint", "gift")),
                 Phase("d", "end", _step("end"))),
         build_world=lambda state, problems: World(state), **extra)
 
@@ -116,17 +120,17 @@ def test_name_aliases_find_the_name_and_are_not_listed():
     assert result.results[0].status is Status.APPLIED
 
 
-def test_ruleset_settings_and_turn_settings_are_read_and_written():
-    ruleset = _ruleset(settings={"banner": ("wolf", "the house banner")},
-                       turn_settings=lambda turn, meta: {"moon": f"moon {turn} "
-                                                                 f"{meta.get('banner')}"})
+def test_ruleset_settings_and_calendar_labels_are_read_and_written():
+    ruleset = _ruleset(settings=(Setting("banner", "the house banner", default="wolf"),),
+                       calendar=Calendar(label_setting="moon",
+                                         label=lambda date: f"moon {date.turn}"))
     state = _state(ruleset, [])
     game = dict(zip(state.tables["Game"]["setting"], state.tables["Game"]["value"]))
-    assert game["banner"] == "wolf" and game["moon"] == "moon 1 wolf"
+    assert game["banner"] == "wolf" and game["moon"] == "moon 1"
     result = resolve(ruleset, state, seed=1)
     after = dict(zip(result.after.tables["Game"]["setting"],
                      result.after.tables["Game"]["value"]))
-    assert after["moon"] == "moon 2 wolf" and after["turn"] == 2
+    assert after["moon"] == "moon 2" and after["turn"] == 2
 
 
 def test_a_players_tab_keyed_by_another_name_feeds_reports_and_dropdowns():

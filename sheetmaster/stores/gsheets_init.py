@@ -94,10 +94,11 @@ def _header(table: Table, form_tab: str | None) -> list[str]:
 
 
 def _game_rows(ruleset: Ruleset, time_zone: str, form_tab: str | None) -> list[list[Any]]:
-    chosen = {"ruleset": ruleset.name, "turn": 1, "seed": secrets.token_hex(12),
+    chosen = {"ruleset": ruleset.name, "turn": ruleset.first_turn,
+              "seed": secrets.token_hex(12),
               "timezone": time_zone, "orders tab": form_tab or ""}
-    settings = {**SETTINGS, **ruleset.settings}
-    chosen.update(game_settings(ruleset, 1, {key: default for key, (default, _)
+    settings = {**SETTINGS, **ruleset.setting_rows()}
+    chosen.update(game_settings(ruleset, ruleset.first_turn, {key: default for key, (default, _)
                                              in settings.items()}))
     return [[key, chosen.get(key, default), help_text]
             for key, (default, help_text) in settings.items()]

@@ -22,12 +22,14 @@ def table_frame(columns: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> pd
 
 
 def build_state(ruleset: Ruleset, tables: Mapping[str, Sequence[Mapping[str, Any]]],
-                orders: Sequence[Mapping[str, Any]] = (), *, turn: int = 1,
+                orders: Sequence[Mapping[str, Any]] = (), *, turn: int | None = None,
                 settings: Mapping[str, Any] | None = None) -> GameState:
-    """A game of ``ruleset`` with the given rows; tabs not given are empty."""
-    helps = {**SETTINGS, **ruleset.settings}
+    """A game of ``ruleset`` with the given rows; tabs not given are empty. ``turn``
+    defaults to a new game's first turn."""
+    helps = {**SETTINGS, **ruleset.setting_rows()}
     game = {key: default for key, (default, _) in helps.items()}
-    game.update({"ruleset": ruleset.name, "game": "test", "turn": turn, "seed": "test"})
+    game.update({"ruleset": ruleset.name, "game": "test",
+                 "turn": ruleset.first_turn if turn is None else turn, "seed": "test"})
     game.update(settings or {})
     game.update(game_settings(ruleset, int(game["turn"]), game))
     game_rows = [{"setting": k, "value": v, "help": helps.get(k, ("", ""))[1]}

@@ -50,7 +50,7 @@ class GoldenCase:
 
     def state(self):
         state = build_state(self.ruleset, self.data.get("tables") or {},
-                            self.data.get("orders") or [], turn=self.data.get("turn", 1),
+                            self.data.get("orders") or [], turn=self.data.get("turn"),
                             settings=self.data.get("settings"))
         for tab, columns in (self.data.get("drop_columns") or {}).items():
             state.tables[tab] = state.tables[tab].drop(columns=columns)

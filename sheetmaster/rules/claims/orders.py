@@ -26,7 +26,7 @@ ORDER_COLUMNS = (
 
 ORDER_KINDS = (
     OrderKind(
-        CLAIM_WAR, "A",
+        CLAIM_WAR,
         (Field("territory", names="territory"),),
         "Buy a territory of a player your side beat in a war last turn. "
         "Costs (your territories / 4) gold, rounded down.",
@@ -34,7 +34,7 @@ ORDER_KINDS = (
         aliases=("war claim",),
     ),
     OrderKind(
-        CLAIM_NEUTRAL, "E",
+        CLAIM_NEUTRAL,
         (Field("territory", names="territory"),),
         "Buy a neutral territory that borders, or has a waterway to, one you own (claims can "
         "chain). Costs (your territories / 2) gold, rounded down.",
@@ -42,7 +42,7 @@ ORDER_KINDS = (
         aliases=("neutral claim", "claim territory"),
     ),
     OrderKind(
-        PROPOSE, "C",
+        PROPOSE,
         (Field("deal"), Field("to", names="player"), Field("item", names="item"),
          Field("from", names="player", required=False), Field("amount", count=True, required=False),
          Field("territory", names="territory", required=False)),
@@ -54,14 +54,14 @@ ORDER_KINDS = (
         aliases=("transfer", "propose"),
     ),
     OrderKind(
-        ACCEPT, "C",
+        ACCEPT,
         (Field("deal"),),
         "Accept a deal another player proposed this turn, by its name.",
         {"player": "Bretagne", "deal": "avalon-bretagne-1"},
         aliases=("accept",),
     ),
     OrderKind(
-        COMMIT, "F",
+        COMMIT,
         (Field("amount", count=True), Field("war", names="war", required=False),
          Field("side", required=False)),
         "Roll this many dice (sheetmaster rolls them) for a side of a war. Only your first "
@@ -70,7 +70,7 @@ ORDER_KINDS = (
         aliases=("dice", "roll dice", "attack"),
     ),
     OrderKind(
-        BUILD, "G",
+        BUILD,
         (Field("amount", count=True),),
         "Build this many armies at 5 gold each (as many as your gold covers). Not in exile.",
         {"player": "Avalon", "amount": 2},

@@ -5,7 +5,16 @@ from __future__ import annotations
 from sheetmaster.ruleset import Phase, Ruleset
 
 from .example import example_game
-from .orders import ORDER_COLUMNS, ORDER_KINDS
+from .orders import (
+    ACCEPT,
+    BUILD,
+    CLAIM_NEUTRAL,
+    CLAIM_WAR,
+    COMMIT,
+    ORDER_COLUMNS,
+    ORDER_KINDS,
+    PROPOSE,
+)
 from .phases.building import BUILD_RULE, build_armies
 from .phases.claiming import (
     NEUTRAL_CLAIM_RULE,
@@ -40,13 +49,15 @@ RULESET = Ruleset(
     order_kinds=ORDER_KINDS,
     order_columns=ORDER_COLUMNS,
     phases=(
-        Phase("A", "Grab war territory", claim_war_territory, WAR_CLAIM_RULE),
+        Phase("A", "Grab war territory", claim_war_territory, WAR_CLAIM_RULE,
+              orders=(CLAIM_WAR,)),
         Phase("B", "Income", collect_income, INCOME_RULE),
-        Phase("C", "Transfers", resolve_transfers, TRANSFER_RULE),
+        Phase("C", "Transfers", resolve_transfers, TRANSFER_RULE, orders=(PROPOSE, ACCEPT)),
         Phase("D", "Supply", pay_upkeep_and_reset_resources, SUPPLY_RULE),
-        Phase("E", "Neutral territory claims", claim_neutral_territory, NEUTRAL_CLAIM_RULE),
-        Phase("F", "Resolving of war", resolve_wars, WAR_RULE),
-        Phase("G", "Armies are built", build_armies, BUILD_RULE),
+        Phase("E", "Neutral territory claims", claim_neutral_territory, NEUTRAL_CLAIM_RULE,
+              orders=(CLAIM_NEUTRAL,)),
+        Phase("F", "Resolving of war", resolve_wars, WAR_RULE, orders=(COMMIT,)),
+        Phase("G", "Armies are built", build_armies, BUILD_RULE, orders=(BUILD,)),
     ),
     build_world=build_world,
     howto=HOWTO,

@@ -23,11 +23,6 @@ class Territory:
     borders: tuple[str, ...]
     waterways: tuple[str, ...]
 
-    @property
-    def neighbours(self) -> tuple[str, ...]:
-        """Territories reached by a land border or a waterway."""
-        return self.borders + self.waterways
-
 
 @dataclass(slots=True)
 class Player:

@@ -14,6 +14,7 @@ import pandas as pd
 
 from sheetmaster import values
 from sheetmaster.entities import write_rows
+from sheetmaster.mapgraph import LAND, WATERWAY, MapGraph
 from sheetmaster.model import GameState
 from sheetmaster.schema import Problems, lookup_name
 from sheetmaster.values import BadValue, Names
@@ -52,6 +53,10 @@ class ClaimsWorld:
         self.territories: dict[str, Territory] = {t.name: t for t in loaded.rows[TERRITORIES.tab]}
         self.players: dict[str, Player] = {p.name: p for p in loaded.rows[PLAYERS.tab]}
         self.territory_names: Names = loaded.names[TERRITORIES.tab]
+        #: "connected to via either the border of a territory he currently owns, or a
+        #: waterway to a territory he currently owns"
+        self.map = MapGraph.from_rows(self.territories, {LAND: "borders",
+                                                         WATERWAY: "waterways"})
         self.count: Counter[str] = Counter(t.owner for t in self.territories.values() if t.owner)
         self.wars: dict[str, War] = {}
         #: winner -> players they may claim from this turn (from last turn's wars).

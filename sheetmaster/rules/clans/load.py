@@ -3,38 +3,26 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from sheetmaster import values
+from sheetmaster.mapgraph import COAST, LAND, MapGraph
 from sheetmaster.schema import Problems, lookup_name
-from sheetmaster.tabs import GAME_TAB
-from sheetmaster.values import BadValue, Names
+from sheetmaster.values import Names
 
 from . import data
 from .effects import advisor_slots
 from .tables import ADVISORS, ARMIES, CLANS, INDEPENDENTS, OFFERED, PROVINCES, Clan, Province
-from .world import ClansWorld, Settings
+from .world import ClansWorld, sea_node
 
-FIRST_YEAR, FIRST_SEASON = "first year", "first season"
-NINJA_COST, TRAVELLER_CHANCE = "ninja cost", "travelling advisor chance %"
-SEASON = "season"
-#: the clans game's own Game settings: name -> (default, help).
-SETTINGS: dict[str, tuple[Any, str]] = {
-    SEASON: ("", "the season being played now (written by sheetmaster from the turn)"),
-    FIRST_YEAR: (1, "the year of turn 1"),
-    FIRST_SEASON: ("Spring", "the season of turn 1: Spring, Summer, Autumn or Winter"),
-    NINJA_COST: (0, "coins a Ninja costs (clans.txt names no price)"),
-    TRAVELLER_CHANCE: (10, "chance each season (0-100) that a travelling advisor shows up at "
-                           "a random clan's court"),
-}
 _MINE = re.compile(r"^(?P<name>.*?)\s*\((?P<resource>[^)]*)\)\s*$")
 _TIMES = re.compile(r"^(?P<name>.*?)\s*x\s*(?P<n>[0-9])$", re.I)
 
 
 def build_world(loaded, problems: Problems) -> ClansWorld:
     """The world from the tabs' rows, with the checks only the clans game needs."""
-    world = ClansWorld(turn=loaded.state.turn, settings=_settings(loaded.state.meta, problems))
+    world = ClansWorld(turn=loaded.state.turn)
     world.province_names = loaded.names[PROVINCES.tab]
+    world.map = MapGraph.from_rows(world.provinces, {LAND: "borders"})
     rows = loaded.rows
     for province in rows[PROVINCES.tab]:
         _add_province(world, province, problems)
@@ -70,34 +58,6 @@ def build_world(loaded, problems: Problems) -> ClansWorld:
     return world
 
 
-def _settings(meta: dict[str, Any], problems: Problems) -> Settings:
-    rows = meta.get("setting_rows", {})
-    out = Settings()
-
-    def whole(key: str, top: int | None = None) -> int:
-        try:
-            n = values.whole_number(meta.get(key), blank=SETTINGS[key][0])
-            if top is not None and n > top:
-                raise BadValue(f"{n} is more than {top}")
-            return n
-        except BadValue as exc:
-            problems.add(GAME_TAB, rows.get(key), "value", f"setting '{key}': {exc}")
-            return SETTINGS[key][0]
-
-    out.first_year = whole(FIRST_YEAR)
-    out.ninja_cost = whole(NINJA_COST)
-    out.traveller_chance = whole(TRAVELLER_CHANCE, 100)
-    season = values.fold(values.text(meta.get(FIRST_SEASON)) or "Spring")
-    folded = [values.fold(s) for s in data.SEASONS]
-    if season in folded:
-        out.first_season = folded.index(season)
-    else:
-        problems.add(GAME_TAB, rows.get(FIRST_SEASON), "value",
-                     f"setting 'first season': {values.show(meta.get(FIRST_SEASON))} is not "
-                     f"Spring, Summer, Autumn or Winter")
-    return out
-
-
 def _add_province(world: ClansWorld, province: Province, problems: Problems) -> None:
     province.flavour = province.flavour or data.GRASSLAND
     province.improvements, province.mine = _improvements(province.improvements, PROVINCES.tab,
@@ -106,7 +66,7 @@ def _add_province(world: ClansWorld, province: Province, problems: Problems) -> 
     world.provinces[province.name] = province
     world.at[province.name] = []
     for sea in province.seas:
-        world.seas.setdefault(values.fold(sea), []).append(province.name)
+        world.map.add(province.name, sea_node(sea), COAST)
 
 
 _IMPROVEMENT_NAMES = Names(data.IMPROVEMENTS, data.IMPROVEMENT_ALIASES)

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from sheetmaster import values
 from sheetmaster.ruleset import Phase, Ruleset
+from sheetmaster.turn_order import POSTING_ORDER
 
-from . import data
-from .load import FIRST_SEASON, FIRST_YEAR, SEASON, SETTINGS, build_world
-from .orders import ORDER_COLUMNS, ORDER_KINDS
+from .load import build_world
+from .orders import (
+    BUILD,
+    EXTRAS,
+    MOVE,
+    NINJAS,
+    ORDER_COLUMNS,
+    ORDER_KINDS,
+    OTHER_ACTIONS,
+    RAISE,
+)
 from .phases.actions import other_actions
 from .phases.armies import MOVE_RULE, RAISE_RULE, move_armies, raise_armies
 from .phases.building import BUILD_RULE, build_improvements
@@ -21,6 +26,7 @@ from .phases.ninjas import NINJA_RULE, resolve_ninjas
 from .phases.research import POINTS_RULE, add_research_points
 from .phases.setup import EXTRAS_RULE, SETUP_RULE, start_season, take_extras
 from .phases.victory import VICTORY_RULE, check_victory
+from .settings import CALENDAR, NINJA_COST, SETTINGS, TRAVELLER_CHANCE
 from .tables import TABLES
 
 TURN_ORDER_RULE = (
@@ -48,26 +54,15 @@ HOWTO = (
 )
 
 
-def turn_settings(turn: int, meta: Mapping[str, Any]) -> dict[str, Any]:
-    """The Game tab's 'season' for ``turn``: turn 1 is the first season of the first year."""
-    try:
-        year = values.whole_number(meta.get(FIRST_YEAR), blank=1)
-    except values.BadValue:
-        year = 1
-    season = values.fold(values.text(meta.get(FIRST_SEASON)) or "spring")
-    folded = [values.fold(s) for s in data.SEASONS]
-    index = (folded.index(season) if season in folded else 0) + turn - 1
-    return {SEASON: f"{data.SEASONS[index % 4]} of year {year + index // 4}"}
-
-
 def _example():
     from .example import example_game
 
     return example_game()
 
 
-def _each(key: str, title: str, run, rule: str) -> Phase:
-    return Phase(key, title, run, rule, each_player=True)
+def _each(key: str, title: str, run, rule: str, orders: tuple[str, ...]) -> Phase:
+    """A step of each clan's turn: clans one after another, in posting order."""
+    return Phase(key, title, run, rule, order=POSTING_ORDER, orders=orders)
 
 
 RULESET = Ruleset(
@@ -80,16 +75,20 @@ RULESET = Ruleset(
     phases=(
         Phase("1", "Start of the season: setup of new clans", start_season, SETUP_RULE),
         Phase("2", "Research points", add_research_points, POINTS_RULE),
-        _each("3a", "Player turn: starting extras", take_extras, EXTRAS_RULE),
-        _each("3b", "Player turn: raising armies", raise_armies, RAISE_RULE),
-        _each("3c", "Player turn: army movements and combat", move_armies, MOVE_RULE),
-        _each("3d", "Player turn: building improvements", build_improvements, BUILD_RULE),
-        _each("3e", "Player turn: all other actions", other_actions, TURN_ORDER_RULE),
-        Phase("4", "Ninjas", resolve_ninjas, NINJA_RULE),
+        _each("3a", "Player turn: starting extras", take_extras, EXTRAS_RULE, EXTRAS),
+        _each("3b", "Player turn: raising armies", raise_armies, RAISE_RULE, (RAISE,)),
+        _each("3c", "Player turn: army movements and combat", move_armies, MOVE_RULE,
+              (MOVE,)),
+        _each("3d", "Player turn: building improvements", build_improvements, BUILD_RULE,
+              (BUILD,)),
+        _each("3e", "Player turn: all other actions", other_actions, TURN_ORDER_RULE,
+              OTHER_ACTIONS),
+        Phase("4", "Ninjas", resolve_ninjas, NINJA_RULE, orders=NINJAS,
+              settings=(NINJA_COST,)),
         Phase("5", "Taxes, Marketplaces and Mints", collect_income, TAX_RULE),
         Phase("6", "Army upkeep and advisors' wages", pay_upkeep_and_wages, UPKEEP_RULE),
         Phase("7", "The courts: dismissals and travelling advisors", end_court_season,
-              TRAVELLER_RULE),
+              TRAVELLER_RULE, settings=(TRAVELLER_CHANCE,)),
         Phase("8", "Independents", independents_act, INDEPENDENTS_RULE),
         Phase("9", "Victory", check_victory, VICTORY_RULE),
     ),
@@ -97,5 +96,7 @@ RULESET = Ruleset(
     howto=HOWTO,
     example=_example,
     settings=SETTINGS,
-    turn_settings=turn_settings,
+    calendar=CALENDAR,
+    nouns={"territory": "province", "territories": "provinces", "gold": "coins",
+           "player": "clan", "players": "clans"},
 )

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from sheetmaster import values
+from sheetmaster.mapgraph import MapGraph
 from sheetmaster.model import GameState
 from sheetmaster.values import Names
 
@@ -46,26 +47,17 @@ class Behaviour:
 
 
 @dataclass
-class Settings:
-    first_year: int = 1
-    first_season: int = 0  # index in data.SEASONS
-    ninja_cost: int = 0
-    traveller_chance: int = 10
-
-
-@dataclass
 class ClansWorld:
     """Mutable game model the clans phases act on."""
 
     turn: int = 1
-    settings: Settings = field(default_factory=Settings)
     provinces: dict[str, Province] = field(default_factory=dict)
     clans: dict[str, Clan] = field(default_factory=dict)
     armies: dict[str, Army] = field(default_factory=dict)
     advisors: list[Advisor] = field(default_factory=list)
     independents: list[IndependentRule] = field(default_factory=list)
-    #: sea -> provinces adjacent to it, in the Provinces tab's order.
-    seas: dict[str, list[str]] = field(default_factory=dict)
+    #: land borders between provinces; each province's coast on the named Seas it touches.
+    map: MapGraph = field(default_factory=MapGraph)
     #: every row of the Armies tab, the gone ones too, and the new ones at the end.
     army_rows: list[Army] = field(default_factory=list)
     #: clan -> provinces it holds (a dict as an ordered set).
@@ -98,12 +90,6 @@ class ClansWorld:
 
     def emails(self) -> dict[str, str]:
         return {c.name: c.email for c in self.clans.values() if c.email}
-
-    def season(self, turn: int | None = None) -> str:
-        return season_name(self.settings, self.turn if turn is None else turn)
-
-    def year(self, turn: int | None = None) -> int:
-        return year_of(self.settings, self.turn if turn is None else turn)
 
     # -- changes ---------------------------------------------------------------------------
     def set_owner(self, province: Province, owner: str) -> None:
@@ -208,14 +194,9 @@ class ClansWorld:
         }
 
 
-def season_name(settings: Settings, turn: int) -> str:
-    """ "Each Global Turn represents one Season ... and thus 4 Global Turns make a Year." """
-    index = settings.first_season + turn - 1
-    return f"{data.SEASONS[index % 4]} of year {settings.first_year + index // 4}"
-
-
-def year_of(settings: Settings, turn: int) -> int:
-    return settings.first_year + (settings.first_season + turn - 1) // 4
+def sea_node(sea: str) -> str:
+    """A named Sea as a node of the map (apart from any province of the same name)."""
+    return f"sea: {values.fold(sea)}"
 
 
 def behaviour(world: ClansWorld, province: str) -> Behaviour:

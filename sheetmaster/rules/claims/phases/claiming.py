@@ -58,7 +58,8 @@ def claim_neutral_territory(ctx: Context) -> None:
         elif territory.owner:
             ctx.resolve(order, Status.REJECTED, reasons.NOT_NEUTRAL.say(
                 territory=territory.name, owner=territory.owner))
-        elif not any(world.territories[n].owner == player.name for n in territory.neighbours):
+        elif not any(world.territories[n].owner == player.name
+                     for n in world.map.neighbours(territory.name)):
             ctx.resolve(order, Status.REJECTED, reasons.NOT_CONNECTED.say(
                 territory=territory.name))
         else:

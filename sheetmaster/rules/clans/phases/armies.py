@@ -4,6 +4,7 @@ attack, fought in combat.py)."""
 from __future__ import annotations
 
 from sheetmaster import values
+from sheetmaster.mapgraph import COAST, LAND
 from sheetmaster.model import Order, Status
 from sheetmaster.ruleset import Context
 
@@ -11,7 +12,7 @@ from .. import data, reasons
 from ..effects import army_discounts, army_limit, army_type, discounted, show_off
 from ..orders import MOVE, RAISE
 from ..tables import Army, Province
-from ..world import ClansWorld
+from ..world import ClansWorld, sea_node
 from .combat import attack
 from .common import acting_clan, own_province, pay
 
@@ -89,7 +90,8 @@ def move_armies(ctx: Context) -> None:
             ctx.resolve(order, Status.REJECTED, why)
             continue
         start = world.provinces[army.province]
-        sea = "" if target.name in start.borders else _sea_route(start, target)
+        sea = "" if world.map.adjacent(start.name, target.name, [LAND]) else \
+            _sea_route(world, start, target)
         if sea is None:
             ctx.resolve(order, Status.REJECTED, reasons.NOT_ADJACENT.say(
                 to=target.name, province=start.name))
@@ -119,9 +121,9 @@ def _cannot_move(world: ClansWorld, army: Army | None, order: Order, target: Pro
     return ""
 
 
-def _sea_route(start: Province, target: Province) -> str | None:
+def _sea_route(world: ClansWorld, start: Province, target: Province) -> str | None:
     """The Sea an army crosses from ``start`` (which must have a Dock) to ``target``."""
     if data.DOCK not in start.improvements:
         return None
-    folded = {values.fold(s) for s in target.seas}
-    return next((s for s in start.seas if values.fold(s) in folded), None)
+    shared = set(world.map.neighbours(target.name, [COAST]))
+    return next((s for s in start.seas if sea_node(s) in shared), None)

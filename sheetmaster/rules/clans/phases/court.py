@@ -7,6 +7,7 @@ from sheetmaster.ruleset import Context
 
 from .. import data, reasons
 from ..effects import advisor_discounts, advisor_slots, discounted, show_off
+from ..settings import TRAVELLER_CHANCE
 from ..tables import OFFERED, Advisor, Clan
 from ..world import ClansWorld
 from .common import pay
@@ -121,7 +122,7 @@ def end_court_season(ctx: Context) -> None:
 
 
 def _traveller(ctx: Context, world: ClansWorld) -> None:
-    chance = world.settings.traveller_chance
+    chance = ctx.setting(TRAVELLER_CHANCE)
     courts = [c for c in world.clans.values() if c.alive and c.started]
     if not chance or not courts:
         return

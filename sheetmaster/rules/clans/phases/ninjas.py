@@ -8,6 +8,7 @@ from sheetmaster.ruleset import Context
 from .. import data, reasons
 from ..effects import skills
 from ..orders import ASSASSINATE, NINJAS, SABOTAGE
+from ..settings import NINJA_COST
 from ..tables import Clan
 from ..world import ClansWorld
 from .common import acting_clan, other_clan, pay
@@ -36,7 +37,7 @@ def resolve_ninjas(ctx: Context) -> None:
             ctx.resolve(order, Status.REJECTED, reasons.ONE_NINJA.say(row=clan.ninja))
             continue
         target, mission = _target(ctx, order, world, clan)
-        if target is None or not pay(ctx, order, clan, world.settings.ninja_cost):
+        if target is None or not pay(ctx, order, clan, ctx.setting(NINJA_COST)):
             continue
         clan.ninja = order.row
         spymaster = data.SPYMASTER in skills(world, clan.name)

@@ -3,11 +3,13 @@ garrisons; and the two starting Extras."""
 
 from __future__ import annotations
 
+from sheetmaster.mapgraph import LAND
 from sheetmaster.model import Status
 from sheetmaster.ruleset import Context
 
 from .. import data, reasons
 from ..orders import EXTRA_PROVINCE, EXTRA_TECH, EXTRAS
+from ..settings import season_label
 from ..tables import Clan
 from ..world import ClansWorld, behaviour
 from .common import acting_clan, grant_tech
@@ -36,7 +38,7 @@ def start_season(ctx: Context) -> None:
     it (the GM placed them).
     """
     world: ClansWorld = ctx.world
-    ctx.emit("", "season", f"{world.season()} (turn {ctx.turn})")
+    ctx.emit("", "season", f"{season_label(ctx.date)} (turn {ctx.turn})")
     for clan in world.clans.values():
         if not clan.started and not clan.destroyed:
             _set_up(ctx, world, clan)
@@ -110,7 +112,7 @@ def _extra_province(ctx: Context, order, world: ClansWorld, clan: Clan) -> str:
         ctx.resolve(order, Status.REJECTED, reasons.EXTRA_NOT_INDEPENDENT.say(
             province=province.name, owner=province.owner))
         return ""
-    if clan.capital not in province.borders:
+    if not world.map.adjacent(province.name, clan.capital, [LAND]):
         ctx.resolve(order, Status.REJECTED, reasons.EXTRA_NOT_ADJACENT.say(
             province=province.name, capital=clan.capital or "(none)"))
         return ""

@@ -1,0 +1,176 @@
+"""Processes that last several turns: timers in the engine-owned Timers tab.
+
+A timer is started by an order (or by the rules), counts turns down, may be paused and
+resumed, is cancelled with a refund of what was paid, and completes in a later turn with a
+log line citing the order row that started it. The GM reads every process in the Timers tab:
+what, whose, started by which order, due when, paid so far.
+
+Each resolve first counts every running timer down by one turn; a phase then takes the ones
+that are due (``ctx.timers.due(kind)``) and completes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from sheetmaster import values
+from sheetmaster.schema import Column, Kind, Table
+
+RUNNING, PAUSED, DONE, CANCELLED = "running", "paused", "done", "cancelled"
+TIMERS_TAB = "Timers"
+
+
+@dataclass(slots=True)
+class Timer:
+    id: str
+    kind: str
+    owner: str
+    subject: str
+    started: int
+    order_row: int
+    turns_left: int
+    due_turn: int
+    paid: Decimal
+    status: str
+    data: str
+    note: str
+    row: int = 0
+
+    @property
+    def running(self) -> bool:
+        return self.status == RUNNING
+
+    @property
+    def details(self) -> dict[str, str]:
+        """``data`` as key -> value ('target: Lyon; intent: annex')."""
+        return parse_data(self.data)
+
+    def origin(self) -> str:
+        return (f"started by order row {self.order_row} on turn {self.started}"
+                if self.order_row else f"started on turn {self.started}")
+
+
+TIMERS = Table(
+    TIMERS_TAB,
+    (
+        Column("timer", Kind.NAME, "the process's id (T1, T2...)", owned=True, bind="id"),
+        Column("kind", Kind.TEXT, "what sort of process: construction, loan, annexation...",
+               owned=True),
+        Column("owner", Kind.TEXT, "whose process it is", owned=True),
+        Column("subject", Kind.TEXT, "what it is about, e.g. 'Fort in Lyon'", owned=True),
+        Column("started on turn", Kind.WHOLE, "the turn it started", owned=True,
+               bind="started"),
+        Column("order row", Kind.WHOLE, "the Orders row that started it (blank: the rules did)",
+               owned=True),
+        Column("turns left", Kind.WHOLE, "turns until it is due (a paused one does not count "
+               "down)", owned=True),
+        Column("due on turn", Kind.WHOLE, "the turn it completes (0 while paused)", owned=True,
+               bind="due_turn"),
+        Column("paid", Kind.DECIMAL, "what was paid for it so far (refunds are taken from it)",
+               owned=True),
+        Column("status", Kind.CHOICE, "running, paused, done or cancelled", owned=True,
+               choices=(RUNNING, PAUSED, DONE, CANCELLED), noun="a status"),
+        Column("data", Kind.TEXT, "the rules' details, 'key: value; key: value'", owned=True),
+        Column("note", Kind.TEXT, "the last thing that happened to it", owned=True),
+    ),
+    key="timer",
+    help="Processes that last several turns (constructions, loans, annexations...), written "
+         "by sheetmaster. Edit with care: the rules read them every turn.",
+    noun="timer",
+    entity=Timer,
+)
+
+
+def parse_data(cell: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for part in cell.split(";"):
+        if ":" in part:
+            key, value = part.split(":", 1)
+            out[key.strip()] = value.strip()
+    return out
+
+
+def data_text(data: Mapping[str, Any]) -> str:
+    return "; ".join(f"{k}: {values.text(v)}" for k, v in data.items())
+
+
+@dataclass
+class Timers:
+    """The game's timers, as a phase uses them (``ctx.timers``)."""
+
+    turn: int
+    rows: list[Timer]
+    emit: Callable[..., None] = field(repr=False, default=lambda *a, **k: None)
+
+    def count_down(self) -> None:
+        """The start of a turn: every running timer started before it is one turn nearer."""
+        for timer in self.rows:
+            if timer.running and timer.started < self.turn and timer.turns_left > 0:
+                timer.turns_left -= 1
+
+    def start(self, kind: str, owner: str, subject: str, turns: int, *, order_row: int = 0,
+              paid: Decimal | int = 0, data: Mapping[str, Any] | None = None) -> Timer:
+        """A new process, due ``turns`` turns from now."""
+        timer = Timer(self._next_id(), kind, owner, subject, self.turn, order_row, turns,
+                      self.turn + turns, Decimal(paid), RUNNING, data_text(data or {}),
+                      f"started on turn {self.turn}")
+        self.rows.append(timer)
+        self.emit(owner, "timer started", f"{kind} started: {subject}, due on turn "
+                                          f"{timer.due_turn} ({timer.id})")
+        return timer
+
+    def find(self, *, kind: str | None = None, owner: str | None = None,
+             status: str | None = RUNNING) -> list[Timer]:
+        return [t for t in self.rows if (kind is None or t.kind == kind)
+                and (owner is None or t.owner == owner) and (status is None or t.status == status)]
+
+    def due(self, kind: str | None = None) -> list[Timer]:
+        """Running timers whose time has come, oldest first."""
+        return [t for t in self.find(kind=kind) if t.turns_left == 0]
+
+    def complete(self, timer: Timer, text: str) -> None:
+        timer.status, timer.note = DONE, f"done on turn {self.turn}"
+        self.emit(timer.owner, "timer done", f"{text} ({timer.kind} {timer.id}, "
+                                             f"{timer.origin()})")
+
+    def pause(self, timer: Timer, why: str) -> None:
+        if timer.running:
+            timer.status, timer.note = PAUSED, f"paused on turn {self.turn}: {why}"
+            self.emit(timer.owner, "timer paused", f"{timer.subject} paused: {why} "
+                                                   f"({timer.id})")
+
+    def resume(self, timer: Timer, why: str) -> None:
+        if timer.status == PAUSED:
+            timer.status, timer.note = RUNNING, f"resumed on turn {self.turn}: {why}"
+            self.emit(timer.owner, "timer resumed", f"{timer.subject} resumed: {why}, "
+                                                    f"{timer.turns_left} turns left ({timer.id})")
+
+    def pay(self, timer: Timer, amount: Decimal | int) -> None:
+        """Record a further payment (an instalment) toward the process."""
+        timer.paid += Decimal(amount)
+
+    def cancel(self, timer: Timer, why: str, refund_share: Decimal | int = 0) -> Decimal:
+        """Stop the process; returns the refund (``refund_share`` of what was paid), which
+        the rules give back to its owner."""
+        refund = timer.paid * Decimal(refund_share)
+        timer.status, timer.note = CANCELLED, f"cancelled on turn {self.turn}: {why}"
+        self.emit(timer.owner, "timer cancelled",
+                  f"{timer.subject} cancelled: {why}; refund {values.number_cell(refund)} of "
+                  f"{values.number_cell(timer.paid)} paid ({timer.id}, {timer.origin()})")
+        return refund
+
+    def finish(self) -> list[Timer]:
+        """The rows to write back, due turns brought up to date (0 while paused)."""
+        for timer in self.rows:
+            if timer.running:
+                timer.due_turn = self.turn + timer.turns_left
+            elif timer.status == PAUSED:
+                timer.due_turn = 0
+        return self.rows
+
+    def _next_id(self) -> str:
+        numbers = [int(t.id[1:]) for t in self.rows if t.id[1:].isdigit()]
+        return f"T{max(numbers, default=0) + 1}"

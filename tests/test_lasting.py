@@ -1,0 +1,235 @@
+"""State across turns in engine-owned tabs: timers (start, count down, pause, cancel with
+refund, complete citing the order row that started them), decisions owed with a default, and
+decks whose order lasts between turns and cannot be read in the sheet; GM-only orders."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from toy import play, ruleset, state
+
+from sheetmaster.dice import ScriptedDice
+from sheetmaster.engine import resolve
+from sheetmaster.model import GM_ONLY, PRIVATE, PUBLIC, Status
+from sheetmaster.orders import Field, OrderKind
+from sheetmaster.ruleset import Phase
+
+
+def build_fort(ctx) -> None:
+    """'pay' starts a fort that takes 2 turns; 'hold' pauses it, 'cut' cancels it (half back).
+    Due forts complete."""
+    for timer in ctx.timers.due("fort"):
+        ctx.timers.complete(timer, f"the fort in {timer.subject} is built")
+    for order in ctx.orders("pay"):
+        ctx.timers.start("fort", order.player, "A", 2, order_row=order.row,
+                         paid=order.fields["amount"], data={"land": "A"})
+        ctx.resolve(order, Status.APPLIED, "fort started")
+    for order in ctx.orders("hold"):
+        for timer in ctx.timers.find(kind="fort", owner=order.player):
+            ctx.timers.pause(timer, "the builders are on strike")
+        ctx.resolve(order, Status.APPLIED, "paused")
+    for order in ctx.orders("move"):
+        for timer in ctx.timers.find(kind="fort", owner=order.player, status="paused"):
+            ctx.timers.resume(timer, "back to work")
+        ctx.resolve(order, Status.APPLIED, "resumed")
+    for order in ctx.orders("cut"):
+        for timer in ctx.timers.find(kind="fort", owner=order.player):
+            refund = ctx.timers.cancel(timer, "called off", Decimal("0.5"))
+            ctx.world.realms[order.player].coins += refund
+        ctx.resolve(order, Status.APPLIED, "cancelled")
+
+
+def fort_rules():
+    return ruleset(Phase("f", "forts", build_fort, orders=("pay", "hold", "move", "cut")),
+                   lasting=("timers",))
+
+
+def timers(result) -> list[dict]:
+    return result.after.tables["Timers"].to_dict("records")
+
+
+def next_turn(rules, result, orders=()):
+    """The next turn, from this one's tabs (as a store would write and read them back)."""
+    tabs = ("Realms", "Lands", "Units", "Timers")
+    return resolve(rules, state(rules, orders, turn=result.turn + 1, tables={
+        tab: result.after.tables[tab].to_dict("records") for tab in tabs}), seed=1)
+
+
+def test_a_timer_started_by_an_order_completes_later_citing_that_row():
+    rules = fort_rules()
+    first = play(rules, [{"player": "Stark", "order": "pay", "amount": 3}])
+    [row] = timers(first)
+    assert (row["timer"], row["kind"], row["owner"], row["order row"], row["turns left"],
+            row["due on turn"], row["paid"], row["status"], row["data"]) == \
+        ("T1", "fort", "Stark", 2, 2, 3, 3, "running", "land: A")
+    second = next_turn(rules, first)
+    assert timers(second)[0]["turns left"] == 1
+    third = next_turn(rules, second)
+    assert timers(third)[0]["status"] == "done"
+    done = [e.text for e in third.events if e.kind == "timer done"]
+    assert done == ["the fort in A is built (fort T1, started by order row 2 on turn 1)"]
+
+
+def test_a_paused_timer_does_not_count_down_and_a_cancelled_one_refunds():
+    rules = fort_rules()
+    first = play(rules, [{"player": "Stark", "order": "pay", "amount": 4}])
+    paused = next_turn(rules, first, [{"player": "Stark", "order": "hold", "unit": "x"}])
+    assert (timers(paused)[0]["status"], timers(paused)[0]["turns left"],
+            timers(paused)[0]["due on turn"]) == ("paused", 1, 0)
+    still = next_turn(rules, paused)
+    assert timers(still)[0]["turns left"] == 1
+    resumed = next_turn(rules, still, [{"player": "Stark", "order": "move", "unit": "x",
+                                        "to": "B"}])
+    assert (timers(resumed)[0]["status"], timers(resumed)[0]["due on turn"]) == ("running", 5)
+    cancelled = next_turn(rules, still, [{"player": "Stark", "order": "move", "unit": "x",
+                                          "to": "B"},
+                                         {"player": "Stark", "order": "cut", "unit": "x",
+                                          "to": "B"}])
+    assert timers(cancelled)[0]["status"] == "cancelled"
+    realms = cancelled.after.tables["Realms"].set_index("realm")
+    assert realms.at["Stark", "coins"] == 7  # 5 + half of 4
+    assert any("refund 2 of 4 paid (T1, started by order row 2 on turn 1)" in e.text
+               for e in cancelled.events)
+
+
+def owe_and_take(ctx) -> None:
+    for decision in ctx.decisions.take("government"):
+        ctx.emit(decision.owed_by, "trace", f"{decision.owed_by} takes {decision.choice}")
+    for order in ctx.orders("pay"):
+        ctx.decisions.owe(order.player, "government", "Which government after the revolution?",
+                          ["Monarchy", "Republic"], "Monarchy")
+        ctx.resolve(order, Status.APPLIED, "owed")
+
+
+def decision_rules():
+    return ruleset(Phase("g", "government", owe_and_take, orders=("pay",)),
+                   lasting=("decisions",))
+
+
+def test_a_decision_is_answered_by_its_player_or_defaults_on_its_due_turn():
+    rules = decision_rules()
+    first = play(rules, [{"player": "Stark", "order": "pay", "amount": 1},
+                         {"player": "Tully", "order": "pay", "amount": 1}])
+    rows = first.after.tables["Decisions"].to_dict("records")
+    assert [(r["decision"], r["owed by"], r["due on turn"], r["status"]) for r in rows] == \
+        [("D1", "Stark", 2, "open"), ("D2", "Tully", 2, "open")]
+    carried = {"Decisions": rows}
+    second = resolve(rules, state(rules, [
+        {"player": "Stark", "order": "answer", "decision": "d1", "answer": "republic"},
+        {"player": "Arryn", "order": "answer", "decision": "D2", "answer": "Republic"},
+        {"player": "Tully", "order": "answer", "decision": "D2", "answer": "Empire"},
+    ], turn=2, tables=carried), seed=1)
+    assert [r.status for r in second.results] == [Status.APPLIED, Status.REJECTED,
+                                                  Status.REJECTED]
+    assert "is Tully's to make" in second.results[1].reason
+    assert "answer one of: Monarchy, Republic" in second.results[2].reason
+    traces = [e.text for e in second.events if e.kind == "trace"]
+    assert traces == ["Stark takes Republic", "Tully takes Monarchy"]
+    assert any(e.kind == "decision defaulted" and e.player == "Tully" for e in second.events)
+    statuses = second.after.tables["Decisions"]["status"].tolist()
+    assert statuses == ["done", "defaulted"]
+
+
+def deal(ctx) -> None:
+    if ctx.turn == 1:
+        ctx.deck("Events", cards=["Flood", "Plague", "War", "Harvest", "Comet"])
+    for order in ctx.orders("cut"):
+        found = ctx.deck("Events").search("comet", order.player, "a seer's card")
+        ctx.resolve(order, Status.APPLIED, f"found {found}")
+    for order in ctx.orders("pay"):
+        cards = ctx.deck("Events").draw(order.fields["amount"], order.player, "the draft")
+        ctx.resolve(order, Status.APPLIED, f"drew {len(cards)}")
+        ctx.emit(order.player, "trace", ",".join(cards), audience=PRIVATE)
+
+
+def deck_rules():
+    return ruleset(Phase("d", "deal", deal, orders=("pay", "cut")), lasting=("decks",))
+
+
+def drawn(result) -> list[str]:
+    return [e.text for e in result.events if e.kind == "trace"]
+
+
+def test_a_decks_order_lasts_between_turns_and_is_not_in_the_sheet():
+    rules = deck_rules()
+    first = play(rules, [{"player": "Stark", "order": "pay", "amount": 2}], seed=7)
+    row = first.after.tables["Decks"].to_dict("records")[0]
+    assert (row["cards"], row["shuffles"], row["drawn"], row["left"]) == \
+        ("Comet, Flood, Harvest, Plague, War", 1, 2, 3)
+    carried = {"Decks": first.after.tables["Decks"].to_dict("records")}
+    # The next turn's seed differs; the deck goes on where it was.
+    second = resolve(rules, state(rules, [{"player": "Tully", "order": "pay", "amount": 3}],
+                                  turn=2, tables=carried), seed=99)
+    again = resolve(rules, state(rules, [{"player": "Tully", "order": "pay", "amount": 3}],
+                                 turn=2, tables=carried), seed=12345)
+    assert drawn(second) == drawn(again)
+    assert sorted(drawn(first)[0].split(",") + drawn(second)[0].split(",")) == \
+        ["Comet", "Flood", "Harvest", "Plague", "War"]
+    sheet = "\n".join(str(v) for df in second.after.tables.values()
+                      for v in df.astype(str).values.ravel())
+    assert drawn(second)[0] not in sheet  # the order is nowhere in the sheet
+
+
+def test_draws_are_logged_publicly_as_counts_and_privately_with_the_cards():
+    rules = deck_rules()
+    dice = ScriptedDice(named={"deck Events": ["War", "Comet", "Flood", "Harvest", "Plague"]})
+    result = resolve(rules, state(rules, [{"player": "Stark", "order": "pay", "amount": 2}]),
+                     dice=dice)
+    assert drawn(result) == ["War,Comet"]
+    public = [e.text for e in result.events if e.audience == PUBLIC]
+    assert "drew 2 from Events (the draft)" in public
+    assert not any("War" in text for text in public)
+    private = [e for e in result.events if e.kind == "drew cards"]
+    assert private[0].audience == PRIVATE and private[0].visible_to("Stark")
+    assert not private[0].visible_to("Tully")
+    assert all(e.audience == GM_ONLY for e in result.events if e.kind == "shuffle")
+
+
+def test_searching_a_deck_takes_the_card_and_shuffles_the_rest():
+    rules = deck_rules()
+    dice = ScriptedDice(named={"deck Events": [["War", "Comet", "Flood", "Harvest", "Plague"],
+                                               ["Plague", "War", "Flood", "Harvest"]]})
+    result = resolve(rules, state(rules, [{"player": "Stark", "order": "cut", "unit": "x",
+                                           "to": "A"},
+                                          {"player": "Stark", "order": "pay", "amount": 1}]),
+                     dice=dice)
+    assert result.results[0].reason == "found Comet"
+    assert drawn(result) == ["Plague"]
+    row = result.after.tables["Decks"].to_dict("records")[0]
+    assert (row["cards"], row["shuffles"], row["left"]) == ("Flood, Harvest, Plague, War", 2, 3)
+
+
+def gm_decree(ctx) -> None:
+    for order in ctx.orders("decree"):
+        ctx.world.realms[order.player].coins += order.fields["amount"]
+        ctx.resolve(order, Status.APPLIED, "decreed")
+
+
+def test_gm_only_orders_come_from_the_gm_orders_tab_alone():
+    rules = ruleset(Phase("g", "decrees", gm_decree, orders=("decree",)), gm_orders=True)
+    game = state(rules, [{"player": "Stark", "order": "decree", "amount": 5}])
+    game.tables["GM orders"] = game.tables["Orders"].copy()
+    game.tables["GM orders"].loc[2, "player"] = "Tully"
+    result = resolve(rules, game, seed=1)
+    by_row = {r.row: r for r in result.results}
+    assert by_row[2].status is Status.REJECTED and "only the GM may" in by_row[2].reason
+    assert by_row[-2].status is Status.APPLIED
+    realms = result.after.tables["Realms"].set_index("realm")
+    assert (realms.at["Stark", "coins"], realms.at["Tully", "coins"]) == (5, 10)
+    assert result.after.tables["GM orders"].at[2, "result"] == "applied"
+    assert result.after.tables["Orders"].at[2, "result"] == "rejected"
+
+
+def test_a_gm_only_kind_is_declared_on_the_order_kind():
+    kind = OrderKind("hit", (Field("amount", count=True),), gm_only=True)
+    assert kind.gm_only and not OrderKind("pay").gm_only
+
+
+@pytest.mark.parametrize("uses", [("timers",), ("decisions",), ("decks",)])
+def test_each_lasting_tab_is_added_to_the_game(uses):
+    from sheetmaster.engine import all_tables
+
+    rules = ruleset(Phase("a", "a", lambda ctx: None), lasting=uses)
+    tabs = [t.tab for t in all_tables(rules)]
+    assert {"timers": "Timers", "decisions": "Decisions", "decks": "Decks"}[uses[0]] in tabs

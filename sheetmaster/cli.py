@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from sheetmaster import rules
+from sheetmaster.builder import build_state
 from sheetmaster.engine import CHECK_WORDS
 from sheetmaster.model import Status
 from sheetmaster.report import format_diff, format_results, player_report
@@ -17,7 +18,6 @@ from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import CredentialsError, redact
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.stores.xlsx_layout import write_new_workbook
-from sheetmaster.testing.builder import build_state
 
 DESCRIPTION = """\
 sheetmaster resolves a play-by-post strategy game's turn from its spreadsheet, exactly by

@@ -19,8 +19,8 @@ from sheetmaster.stores.gsheets_client import (
     RETRY_DEADLINE_ENV,
     store_options,
 )
-from sheetmaster.testing import reliability as rel
 from sheetmaster.testing.fakesheets import FakeSheetsServer
+from testkit import reliability as rel
 
 ALL_KINDS = {"429", "500", "503", "timeout", "drop"}
 

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from sheetmaster.builder import build_state
 from sheetmaster.engine import resolve
 from sheetmaster.model import GameState, Status
 from sheetmaster.runs import Mode, run_turn
@@ -16,7 +17,6 @@ from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets import LOCK_KEY, RetryPolicy, SheetsStore
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.stores.xlsx_layout import write_new_workbook
-from sheetmaster.testing.builder import build_state
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 
 

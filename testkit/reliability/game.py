@@ -9,10 +9,10 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from sheetmaster.builder import build_state
 from sheetmaster.model import GameState
 from sheetmaster.rules.claims import RULESET
 from sheetmaster.stores.gsheets import LOCK_KEY, RetryPolicy, SheetsStore
-from sheetmaster.testing.builder import build_state
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 
 #: the dice seed every run uses (``--seed`` on the command line).

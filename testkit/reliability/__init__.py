@@ -54,7 +54,6 @@ from testkit.reliability.game import (
     digest,
     game_state,
     sheet_locks,
-    sheet_rows,
     sheet_snapshot,
     sheets_store,
     upload,
@@ -81,7 +80,7 @@ __all__ = [
     "FAULT_KINDS", "FaultTally", "KILL_SPAN", "LOCK_WAIT", "Reference", "SEED",
     "SHEETS_LATENCY", "Snapshot", "classify", "concurrent_sheets", "concurrent_xlsx",
     "crash_sheets", "crash_xlsx", "difference", "digest", "fault_runs", "game_state",
-    "in_process_reference", "never_clearing_run", "next_run", "sheet_locks", "sheet_rows",
+    "in_process_reference", "never_clearing_run", "next_run", "sheet_locks",
     "sheet_snapshot", "sheets_command", "sheets_env", "sheets_reference", "sheets_store",
     "upload", "xlsx_command", "xlsx_reference", "xlsx_snapshot",
 ]

@@ -98,7 +98,7 @@ class Steps:
             SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
             TaskProgressColumn(), TimeElapsedColumn(), console=console, transient=True,
             disable=not self.show)
-        self.task = self.progress.add_task("", total=total)
+        self.task = self.progress.add_task("taking the game's lock", total=total)
 
     @contextlib.contextmanager
     def step(self, what: str) -> Iterator[None]:

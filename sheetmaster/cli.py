@@ -18,10 +18,7 @@ from sheetmaster import __version__, json_output
 from sheetmaster.commands import MODULES
 from sheetmaster.commands.options import common_parser
 from sheetmaster.console import setup_logging, verbosity
-from sheetmaster.exits import Exit, NotDue, UsageError, help_text
-from sheetmaster.schema import StateError
-from sheetmaster.stores.base import StoreError
-from sheetmaster.stores.google_auth import CredentialsError, redact
+from sheetmaster.exits import Exit, classify, help_text
 
 log = logging.getLogger("sheetmaster")
 
@@ -48,23 +45,6 @@ def build_parser() -> argparse.ArgumentParser:
     for module in MODULES:
         module.register(sub, common)
     return parser
-
-
-def classify(exc: BaseException) -> tuple[int, str, str]:
-    """(exit code, kind, message) for an exception a command raised."""
-    message = str(exc.args[0]) if exc.args and not isinstance(exc, StateError) else str(exc)
-    if isinstance(exc, StateError):
-        return Exit.SHEET_BROKEN, "sheet-broken", message
-    if isinstance(exc, UsageError):
-        return Exit.USAGE, "usage", message
-    if isinstance(exc, NotDue):
-        return Exit.NOT_DUE, "not-due", message
-    if isinstance(exc, (StoreError, CredentialsError)):
-        return Exit.STORE, "store", redact(message)
-    if isinstance(exc, OSError):
-        where = f"{exc.filename}: " if exc.filename else ""
-        return Exit.STORE, "store", redact(f"{where}{exc.strerror or exc}")
-    return Exit.INTERNAL, "internal", redact(f"{type(exc).__name__}: {exc}")
 
 
 def main(argv: list[str] | None = None) -> int:

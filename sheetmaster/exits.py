@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import enum
 
+from sheetmaster.schema import StateError
+from sheetmaster.stores.base import StoreError
+from sheetmaster.stores.google_auth import CredentialsError, redact
+
 
 class Exit(enum.IntEnum):
     OK = 0
@@ -47,6 +51,23 @@ class UsageError(Exception):
 
 class NotDue(Exception):
     """The turn's deadline has not passed and the run was not forced (exit 4)."""
+
+
+def classify(exc: BaseException) -> tuple[int, str, str]:
+    """(exit code, kind, message) for an exception a command raised."""
+    message = str(exc.args[0]) if exc.args and not isinstance(exc, StateError) else str(exc)
+    if isinstance(exc, StateError):
+        return Exit.SHEET_BROKEN, "sheet-broken", message
+    if isinstance(exc, UsageError):
+        return Exit.USAGE, "usage", message
+    if isinstance(exc, NotDue):
+        return Exit.NOT_DUE, "not-due", message
+    if isinstance(exc, (StoreError, CredentialsError)):
+        return Exit.STORE, "store", redact(message)
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return Exit.STORE, "store", redact(f"{where}{exc.strerror or exc}")
+    return Exit.INTERNAL, "internal", redact(f"{type(exc).__name__}: {exc}")
 
 
 def help_text() -> str:

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sheetmaster.commands.options import sheet_store
+from sheetmaster.commands.options import play, sheet_store, write_report
 from sheetmaster.console import print_table
-from sheetmaster.exits import Exit, UsageError
+from sheetmaster.exits import Exit, UsageError, classify
 from sheetmaster.games import Game, github_matrix, load_games, select
 from sheetmaster.runs import Mode
 from sheetmaster.stores.xlsx import XlsxStore
@@ -39,13 +39,11 @@ class GameRun:
 
 def run_all(args: argparse.Namespace) -> int:
     """Every game of games.toml (or those --game names), one after the other."""
-    from sheetmaster.commands.turns import play
-
     if args.sheet:
         raise UsageError("give --sheet or --all games.toml, not both")
     chosen = select(load_games(args.all), args.game)
     reports = _reports_folder(args.report, len(chosen))
-    runs = [run_one(game, args, reports, play) for game in chosen]
+    runs = [run_one(game, args, reports) for game in chosen]
     print_table(f"{len(runs)} game{'s' if len(runs) != 1 else ''} from {args.all}"
                 f"{' (dry run)' if args.dry_run else ''}",
                 ["game", "status", "turn", "orders", "note"],
@@ -66,10 +64,7 @@ def _reports_folder(report: str | None, games: int) -> Path | None:
     return path
 
 
-def run_one(game: Game, args: argparse.Namespace, reports: Path | None, play: Any) -> GameRun:
-    from sheetmaster.cli import classify
-    from sheetmaster.commands.turns import write_report
-
+def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameRun:
     log.info("%s: %s, %s rules", game.name, game.where, game.ruleset)
     try:
         missing = game.missing_secrets()

@@ -1,4 +1,4 @@
-"""Options several commands share, and the game (store) a command names."""
+"""What several commands share: options, the game (store) a command names, playing a turn."""
 
 from __future__ import annotations
 
@@ -6,10 +6,13 @@ import argparse
 import contextlib
 import logging
 import zipfile
+from pathlib import Path
 from typing import Any
 
+from sheetmaster.console import Steps, verbosity
 from sheetmaster.exits import UsageError
-from sheetmaster.runs import Mode
+from sheetmaster.report import player_report
+from sheetmaster.runs import Mode, RunOutcome, run_turn
 from sheetmaster.stores.xlsx import XlsxStore
 
 log = logging.getLogger("sheetmaster")
@@ -67,3 +70,21 @@ def game_store(args: argparse.Namespace, mode: Mode) -> Any:
 
 def game_label(args: argparse.Namespace) -> str:
     return args.sheet if getattr(args, "sheet", None) else str(args.file)
+
+
+def play(store: Any, mode: Mode, args: argparse.Namespace, *,
+         ruleset: str | None = None) -> RunOutcome:
+    """run_turn with a progress bar over its steps (reading, resolving, writing)."""
+    dry_run = getattr(args, "dry_run", False)
+    steps = 2 if dry_run else 3
+    with Steps(steps, show=verbosity(args) >= 0) as bar:
+        return run_turn(store, mode, dry_run=dry_run, force=getattr(args, "force", False),
+                        seed=getattr(args, "seed", None), progress=bar.step, ruleset=ruleset)
+
+
+def write_report(store: Any, outcome: RunOutcome, report: str | Path | None) -> Path:
+    """The players' turn report of a written resolve, where asked or beside the game."""
+    assert outcome.result is not None and outcome.ruleset is not None
+    path = Path(report) if report else store.report_path(outcome.result.turn)
+    path.write_text(player_report(outcome.ruleset, outcome.result), encoding="utf-8")
+    return path

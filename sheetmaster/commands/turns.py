@@ -4,37 +4,26 @@ from __future__ import annotations
 
 import argparse
 import logging
-from pathlib import Path
 from typing import Any
 
 from sheetmaster import json_output
-from sheetmaster.commands.options import game_label, game_store, json_option, sheet_options
-from sheetmaster.console import Steps, out_console, verbosity
+from sheetmaster.commands.games import run_all
+from sheetmaster.commands.options import (
+    game_label,
+    game_store,
+    json_option,
+    play,
+    sheet_options,
+    write_report,
+)
+from sheetmaster.console import out_console
 from sheetmaster.engine import CHECK_WORDS
 from sheetmaster.exits import Exit, UsageError
 from sheetmaster.model import Status
-from sheetmaster.report import format_diff, format_results, player_report
-from sheetmaster.runs import Mode, RunOutcome, run_turn, undo_turn
+from sheetmaster.report import format_diff, format_results
+from sheetmaster.runs import Mode, undo_turn
 
 log = logging.getLogger("sheetmaster")
-
-
-def play(store: Any, mode: Mode, args: argparse.Namespace, *,
-         ruleset: str | None = None) -> RunOutcome:
-    """run_turn with a progress bar over its steps (reading, resolving, writing)."""
-    dry_run = getattr(args, "dry_run", False)
-    steps = 2 if dry_run else 3
-    with Steps(steps, show=verbosity(args) >= 0) as bar:
-        return run_turn(store, mode, dry_run=dry_run, force=getattr(args, "force", False),
-                        seed=getattr(args, "seed", None), progress=bar.step, ruleset=ruleset)
-
-
-def write_report(store: Any, outcome: RunOutcome, report: str | Path | None) -> Path:
-    """The players' turn report of a written resolve, where asked or beside the game."""
-    assert outcome.result is not None and outcome.ruleset is not None
-    path = Path(report) if report else store.report_path(outcome.result.turn)
-    path.write_text(player_report(outcome.ruleset, outcome.result), encoding="utf-8")
-    return path
 
 
 def run(args: argparse.Namespace, mode: Mode) -> int:
@@ -87,8 +76,6 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 def cmd_nightly(args: argparse.Namespace) -> int:
     """The scheduled run: resolves only a due turn, exactly once."""
     if args.all:
-        from sheetmaster.commands.games import run_all
-
         return run_all(args)
     if args.game:
         raise UsageError("--game goes with --all games.toml")

@@ -293,8 +293,9 @@ def workbook_refusal_problem(ruleset: Ruleset, raw: GameState, damage: Damage,
     if sorted(p.name for p in folder.iterdir()) != listing:
         return f"{damage.what}: files appeared beside the workbook"
     # a StateError lists each problem at its tab, row and column; the few checks made before
-    # the engine runs (no Game tab, no 'ruleset' setting) name the tab
-    stated = "the game's sheet has problems" in err.getvalue() and damage.row is not None
+    # the engine runs (no Game tab, no 'ruleset' setting) name the tab alone
+    stated = "the game's sheet has problems" in err.getvalue() and damage.row is not None \
+        and f"tab '{damage.tab}', row" in err.getvalue()
     where = f"tab '{damage.tab}', row {damage.row}, column '{damage.column}'" if stated else \
         f"'{damage.tab}'"
     if where not in err.getvalue():

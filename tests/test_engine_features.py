@@ -8,13 +8,13 @@ from typing import Any
 import pandas as pd
 
 from sheetmaster import values
+from sheetmaster.builder import build_state
 from sheetmaster.engine import resolve
 from sheetmaster.model import GameState, Status
 from sheetmaster.orders import Field, OrderKind
 from sheetmaster.report import player_report
 from sheetmaster.ruleset import Context, Phase, Ruleset, player_name_columns
 from sheetmaster.schema import Column, Kind, Table
-from sheetmaster.testing.builder import build_state
 
 HOUSES = Table("Houses", (Column("house", Kind.NAME), Column("coins", Kind.WHOLE, owned=True)),
                key="house", lists_players=True)

@@ -67,7 +67,7 @@ MALFORMED_SHARE = 0.02
 
 @dataclass
 class SyntheticGame:
-    """Rows for :func:`sheetmaster.testing.builder.build_state`, and what was generated."""
+    """Rows for :func:`sheetmaster.builder.build_state`, and what was generated."""
 
     territories: int
     players: int
@@ -416,8 +416,8 @@ class _OrderPlan:
 
 
 def build_game_state(game: SyntheticGame):
+    from sheetmaster.builder import build_state
     from sheetmaster.rules.claims.ruleset import RULESET
-    from sheetmaster.testing.builder import build_state
 
     return build_state(RULESET, game.tables, game.orders, turn=2, settings=game.settings)
 

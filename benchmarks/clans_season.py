@@ -198,10 +198,10 @@ def peak_mib() -> float:
 
 
 def worker(clans: int, provinces: int, seed: int) -> dict[str, Any]:
+    from sheetmaster.builder import build_state
     from sheetmaster.engine import resolve
     from sheetmaster.model import Status
     from sheetmaster.rules.clans import RULESET
-    from sheetmaster.testing.builder import build_state
 
     start = time.perf_counter()
     game = generate_game(clans, provinces, seed)
@@ -219,9 +219,9 @@ def worker(clans: int, provinces: int, seed: int) -> dict[str, Any]:
 
 
 def profile(clans: int, provinces: int, seed: int, top: int) -> None:
+    from sheetmaster.builder import build_state
     from sheetmaster.engine import resolve
     from sheetmaster.rules.clans import RULESET
-    from sheetmaster.testing.builder import build_state
 
     game = generate_game(clans, provinces, seed)
     state = build_state(RULESET, game["tables"], game["orders"], settings=game["settings"])

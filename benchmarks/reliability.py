@@ -7,10 +7,10 @@ Usage::
     python benchmarks/reliability.py --quick    # a small run (the test suite's smoke test)
     python benchmarks/reliability.py --kills 200 --out reliability.json
 
-What runs (the checks live in ``sheetmaster.testing.reliability``, shared with
+What runs (the checks live in ``testkit.reliability``, shared with
 tests/test_faults.py, tests/test_crash.py and tests/test_concurrency.py):
 
-* fuzzing: ``sheetmaster.testing.fuzzing.run_fuzz(rows_per_ruleset)``, if that module exists.
+* fuzzing: ``testkit.fuzzing.run_fuzz(rows_per_ruleset)``, if that module exists.
 * faults: resolves of the claims example game on a fake Google Sheets API (real gspread
   client, real HTTP on 127.0.0.1) that answers 429, 500, 503, times out or drops the
   connection on ``--fault-rate`` of the requests: first with nothing applied, then with the
@@ -39,8 +39,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from sheetmaster.testing import reliability as rel
-from sheetmaster.testing.fakesheets import FakeSheetsServer
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # testkit/, from a checkout
+
+from sheetmaster.testing.fakesheets import FakeSheetsServer  # noqa: E402
+from testkit import reliability as rel  # noqa: E402
 
 FULL = {"fuzz_rows": 10_000, "fault_runs": 40, "kills": 50, "rounds": 10}
 QUICK = {"fuzz_rows": 100, "fault_runs": 6, "kills": 4, "rounds": 2}
@@ -49,7 +51,7 @@ PROBLEM_KEYS = ("uncaught_exceptions", "rows_without_result", "invariant_violati
 
 def fuzz(rows: int) -> dict[str, Any]:
     try:
-        from sheetmaster.testing.fuzzing import run_fuzz
+        from testkit.fuzzing import run_fuzz
     except ImportError:
         print("fuzzing: not available")
         return {"available": False}

@@ -11,14 +11,14 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NoReturn
 
 from sheetmaster import rules, values
 from sheetmaster.engine import check, find_tab, resolve
+from sheetmaster.exits import NotDue
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.ruleset import Ruleset
-from sheetmaster.schema import Problems, match_columns, validate_table
-from sheetmaster.stores.base import StoreError
+from sheetmaster.schema import Problem, Problems, StateError, match_columns, validate_table
 from sheetmaster.tabs import GAME, GAME_TAB, read_meta
 from sheetmaster.turns import deadline_problem
 
@@ -43,7 +43,7 @@ def game_settings(state: GameState) -> dict[str, Any]:
     """The Game tab's settings alone (turn, deadline...), without reading the other tabs."""
     tab = find_tab(state.tables, GAME_TAB)
     if tab is None:
-        raise StoreError(f"the game has no '{GAME_TAB}' tab")
+        _refuse(f"the game has no '{GAME_TAB}' tab")
     problems = Problems()
     meta = read_meta(validate_table(GAME, state.tables[tab], problems), problems, state.meta,
                      first_turn=0)
@@ -55,8 +55,8 @@ def ruleset_of(state: GameState) -> Ruleset:
     """The ruleset a game plays by, from its Game tab's 'ruleset' setting."""
     tab = find_tab(state.tables, GAME_TAB)
     if tab is None:
-        raise StoreError(f"the game has no '{GAME_TAB}' tab, so its ruleset is unknown "
-                         f"(tabs: {', '.join(state.tables) or 'none'})")
+        _refuse(f"the game has no '{GAME_TAB}' tab, so its ruleset is unknown "
+                f"(tabs: {', '.join(state.tables) or 'none'})")
     problems = Problems()
     game = match_columns(GAME, state.tables[tab], problems)  # headers as the engine reads them
     if "setting" not in game.columns or "value" not in game.columns:
@@ -69,11 +69,16 @@ def ruleset_of(state: GameState) -> Ruleset:
     problems.raise_if_any()
     name = values.text(named[0][1]) if named else ""
     if not name:
-        raise StoreError(f"tab '{GAME_TAB}' has no 'ruleset' setting")
+        _refuse("there is no 'ruleset' setting")
     try:
         return rules.get(name)
     except KeyError as exc:
-        raise StoreError(f"tab '{GAME_TAB}', setting 'ruleset': {exc.args[0]}") from None
+        _refuse(f"setting 'ruleset': {exc.args[0]}")
+
+
+def _refuse(message: str) -> NoReturn:
+    """The Game tab cannot be used: a broken sheet, like any state tab's problem."""
+    raise StateError([Problem(GAME_TAB, None, None, message)])
 
 
 def decide(state: GameState, mode: Mode, *, force: bool = False,
@@ -94,21 +99,26 @@ def decide(state: GameState, mode: Mode, *, force: bool = False,
 
 def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = False,
              seed: int | None = None, now: datetime | None = None,
-             progress: Callable[[str], contextlib.AbstractContextManager] | None = None
-             ) -> RunOutcome:
+             progress: Callable[[str], contextlib.AbstractContextManager] | None = None,
+             ruleset: str | None = None) -> RunOutcome:
     """Lock, read, decide, resolve or check, and write, on any store.
 
-    ``progress(what)`` is entered around each long step (the CLI prints them).
+    ``progress(what)`` is entered around each long step (the CLI shows a bar). ``ruleset``:
+    the rules the game is expected to play by (games.toml); a sheet playing by other rules is
+    refused before anything is resolved.
     """
     step = progress or (lambda what: contextlib.nullcontext())
     with store.locked():
         with step("reading the game"):
             state = store.load()
-        ruleset = ruleset_of(state)
+        expected, ruleset = ruleset, ruleset_of(state)
+        if expected and rules.get(expected).name != ruleset.name:
+            _refuse(f"setting 'ruleset': the sheet plays by '{ruleset.name}', but this game "
+                    f"is listed as a '{expected}' game")
         waiting = decide(state, mode, force=force or dry_run, now=now)
         if waiting:
             if mode is Mode.RESOLVE:
-                raise StoreError(waiting)
+                raise NotDue(waiting)
             return RunOutcome(ruleset, None, waiting)
         with step(f"{'checking' if mode is Mode.CHECK else 'resolving'} with the "
                   f"{ruleset.name} rules"):

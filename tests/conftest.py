@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
+from sheetmaster.builder import build_state
 from sheetmaster.rules.claims import RULESET
 from sheetmaster.stores.xlsx_layout import write_new_workbook
-from sheetmaster.testing.builder import build_state
 
 
 @pytest.fixture

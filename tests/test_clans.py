@@ -11,12 +11,12 @@ from pathlib import Path
 import openpyxl
 
 from sheetmaster import rules
+from sheetmaster.builder import build_state
 from sheetmaster.cli import main
 from sheetmaster.engine import resolve
 from sheetmaster.model import Status
 from sheetmaster.report import player_report
 from sheetmaster.stores.xlsx import XlsxStore
-from sheetmaster.testing.builder import build_state
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "templates"

@@ -60,7 +60,7 @@ def test_a_blank_game_resolves(tmp_path):
 def test_check_fills_results_without_resolving(tmp_path, capsys):
     path = tmp_path / "g.xlsx"
     main(["new", "claims", str(path), "--example"])
-    assert main(["check", str(path), "-q"]) == 0
+    assert main(["check", str(path), "-q"]) == 1
     book = openpyxl.load_workbook(path)
     game = {r[0].value: r[1].value for r in book["Game"].iter_rows(min_row=2)}
     assert game["turn"] == 2
@@ -103,7 +103,7 @@ def test_broken_state_stops_before_writing(tmp_path, capsys):
     book["Territories"]["E2"] = "Lyonesse, Atlantis"
     book.save(path)
     before = digest(path)
-    assert main(["resolve", str(path), "-q"]) == 2
+    assert main(["resolve", str(path), "-q"]) == 3
     err = capsys.readouterr().err
     assert "tab 'Players', row 3, column 'gold'" in err
     assert "tab 'Territories', row 2, column 'borders'" in err and "Atlantis" in err
@@ -116,7 +116,7 @@ def test_renamed_column_is_named_in_the_error(tmp_path, capsys):
     book = openpyxl.load_workbook(path)
     book["Players"]["I1"] = "army count"
     book.save(path)
-    assert main(["resolve", str(path), "-q"]) == 2
+    assert main(["resolve", str(path), "-q"]) == 3
     err = capsys.readouterr().err
     assert "tab 'Players', row 1, column 'armies'" in err and "army count" in err
 
@@ -135,7 +135,7 @@ def test_deadline_in_the_future_waits_unless_forced(tmp_path, capsys):
     path = tmp_path / "g.xlsx"
     main(["new", "claims", str(path), "--example"])
     set_game(path, deadline="2999-01-01 23:59")
-    assert main(["resolve", str(path), "-q"]) == 2
+    assert main(["resolve", str(path), "-q"]) == 4
     assert "deadline" in capsys.readouterr().err
     assert main(["resolve", str(path), "-q", "--force"]) == 0
 

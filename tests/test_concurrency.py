@@ -12,8 +12,8 @@ import pytest
 from sheetmaster.stores import xlsx as xlsx_store
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.xlsx import locked
-from sheetmaster.testing import reliability as rel
 from sheetmaster.testing.fakesheets import FakeSheetsServer
+from testkit import reliability as rel
 
 
 @pytest.fixture(scope="module")

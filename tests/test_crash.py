@@ -18,8 +18,8 @@ from sheetmaster.runs import Mode, run_turn, undo_turn
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.xlsx import XlsxStore, backup_path
 from sheetmaster.stores.xlsx_layout import write_new_workbook
-from sheetmaster.testing import reliability as rel
 from sheetmaster.testing.fakesheets import FakeSheetsServer
+from testkit import reliability as rel
 
 KILLS = int(os.environ.get("SHEETMASTER_CRASH_KILLS", "20"))
 

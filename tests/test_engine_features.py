@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 
 from sheetmaster import values
+from sheetmaster.builder import build_state
 from sheetmaster.calendar import Calendar
 from sheetmaster.engine import resolve
 from sheetmaster.model import GameState, Status
@@ -16,7 +17,6 @@ from sheetmaster.report import player_report
 from sheetmaster.ruleset import Context, Phase, Ruleset, player_name_columns
 from sheetmaster.schema import Column, Kind, Table
 from sheetmaster.settings import Setting
-from sheetmaster.testing.builder import build_state
 from sheetmaster.turn_order import POSTING_ORDER
 
 HOUSES = Table("Houses", (Column("house", Kind.NAME), Column("coins", Kind.WHOLE, owned=True)),

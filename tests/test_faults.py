@@ -19,8 +19,8 @@ from sheetmaster.stores.gsheets_client import (
     RETRY_DEADLINE_ENV,
     store_options,
 )
-from sheetmaster.testing import reliability as rel
 from sheetmaster.testing.fakesheets import FakeSheetsServer
+from testkit import reliability as rel
 
 ALL_KINDS = {"429", "500", "503", "timeout", "drop"}
 
@@ -111,7 +111,7 @@ def test_the_cli_says_clearly_when_faults_never_clear(server, state, tmp_path, m
     finally:
         server.clear_faults()
     server.wait_idle()
-    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.returncode == 5, done.stdout + done.stderr
     assert done.stderr.startswith("error: Google Sheets kept failing while taking the game's "
                                   "lock for 1 s ("), done.stderr
     assert "Traceback" not in done.stderr

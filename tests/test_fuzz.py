@@ -1,6 +1,6 @@
 """Property-based tests: bad input never stops a turn, and a broken sheet is never resolved.
 
-For every ruleset in ``sheetmaster.rules.available()`` (see sheetmaster/testing/fuzzing/):
+For every ruleset in ``sheetmaster.rules.available()`` (see testkit/fuzzing/):
 
 * hypothesis games and order rows, mixing valid and malformed cells, turn after turn: no
   exception, one result for every order row that needs one, and every invariant holds;
@@ -27,14 +27,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheetmaster import rules
+from sheetmaster.builder import build_state
 from sheetmaster.cli import main
 from sheetmaster.engine import resolve
 from sheetmaster.model import Status
 from sheetmaster.schema import StateError
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.stores.xlsx_layout import write_new_workbook
-from sheetmaster.testing import fuzzing
-from sheetmaster.testing.builder import build_state
+from testkit import fuzzing
 
 RULESETS = sorted(rules.available())
 ROWS = int(os.environ.get("SHEETMASTER_FUZZ_ROWS", "10000"))

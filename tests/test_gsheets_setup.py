@@ -107,7 +107,7 @@ def test_credentials_never_appear_in_errors(monkeypatch, capsys):
     with pytest.raises(CredentialsError) as info:
         load_credentials()
     assert "MIIEvQ" not in str(info.value) and "abcdef0123456789" not in str(info.value)
-    assert main(["resolve", "--sheet", "x", "-q"]) == 2
+    assert main(["resolve", "--sheet", "x", "-q"]) == 5
     err = capsys.readouterr().err
     assert "MIIEvQ" not in err and "abcdef0123456789" not in err
     assert "SHEETMASTER_SERVICE_ACCOUNT_JSON" in err
@@ -121,7 +121,7 @@ def test_a_bad_private_key_is_not_echoed(monkeypatch, capsys, tmp_path):
     path = tmp_path / "key.json"
     path.write_text(json.dumps(key))
     monkeypatch.delenv("SHEETMASTER_SERVICE_ACCOUNT_JSON", raising=False)
-    assert main(["resolve", "--sheet", "x", "--credentials", str(path), "-q"]) == 2
+    assert main(["resolve", "--sheet", "x", "--credentials", str(path), "-q"]) == 5
     err = capsys.readouterr().err
     assert "MIIEvQ" not in err and "abcdef0123456789" not in err
 

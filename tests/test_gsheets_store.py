@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from sheetmaster.builder import build_state
 from sheetmaster.engine import resolve
 from sheetmaster.model import GameState, Status
 from sheetmaster.runs import Mode, run_turn
@@ -16,19 +17,12 @@ from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets import LOCK_KEY, RetryPolicy, SheetsStore
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.stores.xlsx_layout import write_new_workbook
-from sheetmaster.testing.builder import build_state
 from sheetmaster.testing.fakesheets import FakeSheetsServer
-
-
-def sheet_rows(df) -> list[list]:
-    header = list(df.columns)
-    rows = [["" if v is None else v for v in record] for record in df.itertuples(index=False)]
-    return [header, *rows]
+from sheetmaster.testing.fakesheets.upload import upload_state
 
 
 def upload(server: FakeSheetsServer, state: GameState, time_zone: str = "UTC") -> str:
-    sheets = {tab: sheet_rows(df) for tab, df in state.tables.items()}
-    return server.create_spreadsheet(title="game", sheets=sheets, time_zone=time_zone)
+    return upload_state(server, state, time_zone=time_zone)
 
 
 def store_for(server: FakeSheetsServer, sid: str, **kw) -> SheetsStore:

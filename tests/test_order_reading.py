@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from sheetmaster.builder import build_state
 from sheetmaster.engine import resolve
 from sheetmaster.model import Status
-from sheetmaster.testing.builder import build_state
 
 TABLES = {
     "Players": [{"player": "Avalon", "gold": 50, "armies": 0},

@@ -3,8 +3,9 @@
 Two linters from PyPI (the ``test`` extra) check them offline: check-jsonschema against its
 vendored GitHub workflow schema, and zizmor's security audits. Plain-Python checks then pin
 down what this project relies on: the nightly job is never cancelled mid-resolution, runs
-off the hour, passes no ``${{ }}`` expression into a shell script, and hands the CLI
-arguments it accepts.
+off the hour, runs each game of games.toml as its own job (its own concurrency group, its
+own environment, no fail-fast), passes no ``${{ }}`` expression into a shell script, and hands
+the CLI arguments it accepts.
 """
 
 from __future__ import annotations
@@ -48,8 +49,12 @@ def steps(workflow: dict):
         yield from job.get("steps", [])
 
 
+def steps_using(workflow: dict, action: str) -> list[dict]:
+    return [s for s in steps(workflow) if s.get("uses", "").startswith(action + "@")]
+
+
 def step_using(workflow: dict, action: str) -> dict:
-    found = [s for s in steps(workflow) if s.get("uses", "").startswith(action + "@")]
+    found = steps_using(workflow, action)
     assert len(found) == 1, f"expected one {action} step, found {len(found)}"
     return found[0]
 
@@ -143,8 +148,10 @@ def test_no_untrusted_expression_reaches_a_shell_script(path):
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
 def test_checkout_keeps_no_token(path):
-    checkout = step_using(load(path), "actions/checkout")
-    assert checkout["with"]["persist-credentials"] is False
+    checkouts = steps_using(load(path), "actions/checkout")
+    assert checkouts
+    for checkout in checkouts:
+        assert checkout["with"]["persist-credentials"] is False
 
 
 # --- the nightly resolution ---------------------------------------------------------------
@@ -158,16 +165,26 @@ def test_resolve_runs_nightly_off_the_hour_and_by_hand():
     assert dry_run["type"] == "boolean" and dry_run["default"] is False
 
 
-def test_resolve_is_never_cancelled_mid_turn():
+def test_each_game_is_its_own_job_never_cancelled_mid_turn():
     workflow = load(RESOLVE)
-    assert workflow["concurrency"] == {"group": "sheetmaster-resolve",
-                                       "cancel-in-progress": False}
-    assert workflow["jobs"]["resolve"]["timeout-minutes"] == 20
+    assert "concurrency" not in workflow  # a slow or stuck game never holds up the others
+    job = workflow["jobs"]["resolve"]
+    assert job["needs"] == "games"
+    assert job["strategy"]["fail-fast"] is False
+    assert job["strategy"]["matrix"].replace(" ", "") == \
+        "${{fromJSON(needs.games.outputs.matrix)}}"
+    assert job["concurrency"] == {"group": "sheetmaster-resolve-${{ matrix.game }}",
+                                  "cancel-in-progress": False}
+    assert job["environment"] == "${{ matrix.environment }}"
+    assert job["timeout-minutes"] == 20
+    # GitHub refuses an empty matrix: with no Google Sheet game the job is skipped
+    assert job["if"].replace(" ", "") == "needs.games.outputs.count!='0'"
 
 
 def test_resolve_asks_only_for_what_it_needs():
     workflow = load(RESOLVE)
     assert workflow["permissions"] == {}
+    assert workflow["jobs"]["games"]["permissions"] == {"contents": "read"}
     assert workflow["jobs"]["resolve"]["permissions"] == {"contents": "read",
                                                           "id-token": "write"}
 
@@ -179,23 +196,29 @@ def test_keyless_auth_runs_only_when_configured():
     assert "vars.GCP_SERVICE_ACCOUNT" in auth["with"]["service_account"]
 
 
-def resolve_step() -> dict:
-    found = [s for s in steps(load(RESOLVE)) if "sheetmaster" in s.get("run", "")]
+def script_step(job: str, word: str) -> dict:
+    found = [s for s in load(RESOLVE)["jobs"][job]["steps"] if word in s.get("run", "")]
     assert len(found) == 1
     return found[0]
 
 
+def resolve_step() -> dict:
+    return script_step("resolve", "sheetmaster")
+
+
 def test_resolve_step_reads_the_names_sheetmaster_reads():
     env = resolve_step()["env"]
-    assert "vars.SHEETMASTER_SHEET_ID" in env["SHEET_ID"]
+    assert env["GAME"].replace(" ", "") == "${{matrix.game}}"
+    assert "inputs.game" in env["ONLY"]
     assert f"secrets.{JSON_ENV}" in env[JSON_ENV]
     assert "inputs.dry_run" in env["DRY_RUN"]
 
 
-def test_turn_report_is_kept_even_when_the_run_fails():
+def test_turn_report_is_kept_per_game_even_when_the_run_fails():
     upload = step_using(load(RESOLVE), "actions/upload-artifact")
     assert upload["if"] == "always()"
     assert upload["with"]["path"] == "turn-report.md"
+    assert "matrix.game" in upload["with"]["name"]
     assert upload["with"]["if-no-files-found"] == "ignore"
 
 
@@ -205,47 +228,93 @@ import json, sys
 sys.path.insert(0, {root!r})
 from sheetmaster.cli import build_parser
 args = build_parser().parse_args(sys.argv[1:])
-print(json.dumps({{"command": args.command, "sheet": args.sheet, "dry_run": args.dry_run,
-                  "report": args.report, "argv": sys.argv[1:]}}))
+print(json.dumps({{"command": args.command, "all": args.all, "game": args.game,
+                  "dry_run": args.dry_run, "report": args.report, "argv": sys.argv[1:]}}))
 """
 
 
-def run_resolve_script(tmp_path: Path, sheet_id: str, dry_run: str):
-    """The resolve step's shell script as the runner runs it, with a sheetmaster that only
+def run_step_script(tmp_path: Path, step: dict, env: dict[str, str], *,
+                    real_sheetmaster: bool = False) -> subprocess.CompletedProcess:
+    """A step's shell script as the runner runs it; by default with a sheetmaster that only
     parses its arguments."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
-    fake = bin_dir / "sheetmaster"
-    fake.write_text(FAKE_SHEETMASTER.format(python=sys.executable, root=str(ROOT)),
-                    encoding="utf-8")
-    fake.chmod(0o755)
+    if real_sheetmaster:
+        (bin_dir / "sheetmaster").symlink_to(Path(sys.executable).parent / "sheetmaster")
+    else:
+        fake = bin_dir / "sheetmaster"
+        fake.write_text(FAKE_SHEETMASTER.format(python=sys.executable, root=str(ROOT)),
+                        encoding="utf-8")
+        fake.chmod(0o755)
     script = tmp_path / "step.sh"
-    script.write_text(resolve_step()["run"], encoding="utf-8")
-    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
-           "SHEET_ID": sheet_id, "DRY_RUN": dry_run, JSON_ENV: ""}
+    script.write_text(step["run"], encoding="utf-8")
+    full = {"PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", **env}
     return subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
-                          capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+                          capture_output=True, text=True, timeout=60, env=full, cwd=tmp_path)
+
+
+def run_resolve_script(tmp_path: Path, game: str, dry_run: str, only: str = ""):
+    return run_step_script(tmp_path, resolve_step(), {"GAME": game, "ONLY": only,
+                                                      "DRY_RUN": dry_run, JSON_ENV: ""})
 
 
 @pytest.mark.parametrize(("dry_run", "expected"), [("true", True), ("false", False),
                                                    ("", False)],
                          ids=["manual-dry-run", "manual", "scheduled"])
 def test_resolve_script_hands_the_cli_arguments_it_accepts(tmp_path, dry_run, expected):
-    sheet = "1AbC-dEf_$(touch pwned); echo 'x'"  # a hostile id stays one argument
-    done = run_resolve_script(tmp_path, sheet, dry_run)
+    game = "avalon$(touch pwned); echo 'x'"  # a hostile name stays one argument
+    done = run_resolve_script(tmp_path, game, dry_run)
     assert done.returncode == 0, done.stdout + done.stderr
     parsed = json.loads(done.stdout.strip().splitlines()[-1])
     assert parsed["command"] == "nightly"
-    assert parsed["sheet"] == sheet
+    assert parsed["all"] == "games.toml" and parsed["game"] == [game]
     assert parsed["dry_run"] is expected
     assert parsed["report"] == "turn-report.md"
     assert not (tmp_path / "pwned").exists()
 
 
-def test_resolve_script_stops_when_no_sheet_is_configured(tmp_path):
-    done = run_resolve_script(tmp_path, "", "")
+def test_a_manual_run_for_one_game_skips_the_others(tmp_path):
+    done = run_resolve_script(tmp_path, "avalon", "", only="brittany")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "skipped" in done.stdout and "nightly" not in done.stdout
+    done = run_resolve_script(tmp_path, "avalon", "", only="avalon")
+    assert json.loads(done.stdout.strip().splitlines()[-1])["game"] == ["avalon"]
+
+
+def list_games(tmp_path: Path) -> tuple[subprocess.CompletedProcess, dict[str, str]]:
+    """The games job's listing step, with the real sheetmaster; returns its outputs."""
+    output = tmp_path / "github_output"
+    output.write_text("", encoding="utf-8")
+    done = run_step_script(tmp_path, script_step("games", "games.toml"),
+                           {"GITHUB_OUTPUT": str(output)}, real_sheetmaster=True)
+    lines = output.read_text(encoding="utf-8").splitlines()
+    return done, dict(line.split("=", 1) for line in lines if "=" in line)
+
+
+def test_the_games_job_lists_each_sheet_game_once(tmp_path):
+    shutil.copy(ROOT / "games.example.toml", tmp_path / "games.toml")
+    done, outputs = list_games(tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    matrix = json.loads(outputs["matrix"])
+    names = [entry["game"] for entry in matrix["include"]]
+    assert names and len(names) == len(set(names)) == int(outputs["count"])
+    assert all(set(entry) == {"game", "environment"} for entry in matrix["include"])
+    # the workflow reads no matrix key that the listing does not give
+    used = set(re.findall(r"matrix\.(\w+)", RESOLVE.read_text(encoding="utf-8")))
+    assert used <= {"game", "environment"}
+
+
+def test_the_games_job_stops_without_games_toml(tmp_path):
+    done, outputs = list_games(tmp_path)
     assert done.returncode != 0
-    assert "SHEETMASTER_SHEET_ID" in done.stdout + done.stderr
+    assert "games.toml" in done.stdout + done.stderr and not outputs
+
+
+def test_a_broken_games_toml_fails_the_listing(tmp_path):
+    (tmp_path / "games.toml").write_text('[[game]]\nname = "a b"\n', encoding="utf-8")
+    done, _ = list_games(tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "'name'" in done.stderr
 
 
 # --- CI -------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from sheetmaster.model import GameState, TurnResult
 from sheetmaster.orders import Field, OrderKind
 from sheetmaster.ruleset import Phase, Ruleset
 from sheetmaster.schema import Column, Kind, Table
-from sheetmaster.testing.builder import build_state
+from sheetmaster.builder import build_state
 
 
 @dataclass(slots=True)

@@ -28,13 +28,13 @@ from typing import Any
 import yaml
 
 from sheetmaster import rules, values
+from sheetmaster.builder import build_state
 from sheetmaster.dice import ScriptedDice
 from sheetmaster.engine import resolve
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.report import cell_changes
 from sheetmaster.schema import StateError
 from sheetmaster.tabs import GAME
-from sheetmaster.testing.builder import build_state
 
 REQUIRED = ("rule", "tables", "expect")
 

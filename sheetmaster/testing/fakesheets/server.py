@@ -69,9 +69,11 @@ class FakeSheetsServer(_RestApi):
     * ``fault_after_apply`` -- False (default): a faulted request changes nothing. True: the
       request is applied first and only its response is lost/replaced (a "timeout" then
       answers the real response late).
+
+    ``port``: the port on 127.0.0.1 to listen on (0, the default: any free one).
     """
 
-    def __init__(self, *, latency: float = 0.0, seed: int = 0):
+    def __init__(self, *, latency: float = 0.0, seed: int = 0, port: int = 0):
         self._lock = threading.RLock()
         self._books: dict[str, _Book] = {}
         self._denied: set[str] = set()
@@ -89,12 +91,13 @@ class FakeSheetsServer(_RestApi):
         self.faults_injected: list[tuple[RecordedRequest, Any]] = []
         self.internal_errors: list[str] = []
         self._in_flight = 0
+        self._port = port
 
     # -- lifecycle -------------------------------------------------------------------------
 
     def start(self) -> FakeSheetsServer:
         if self._httpd is None:
-            httpd = _HTTPServer(("127.0.0.1", 0), _Handler)
+            httpd = _HTTPServer(("127.0.0.1", self._port), _Handler)
             httpd.fake = self
             self._httpd = httpd
             self._thread = threading.Thread(

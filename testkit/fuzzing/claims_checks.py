@@ -11,11 +11,11 @@ from typing import Any
 from sheetmaster import values
 from sheetmaster.model import TurnResult
 from sheetmaster.orders import ORDER, PLAYER
-from sheetmaster.testing.fuzzing.choosers import Chooser
-from sheetmaster.testing.fuzzing.damage import DAMAGES, Damage
-from sheetmaster.testing.fuzzing.games import GAMES, GameSpec
-from sheetmaster.testing.fuzzing.invariants import INVARIANTS, REJECTION_MATTERS
-from sheetmaster.testing.fuzzing.rows import SCENARIOS, Pools
+from testkit.fuzzing.choosers import Chooser
+from testkit.fuzzing.damage import DAMAGES, Damage
+from testkit.fuzzing.games import GAMES, GameSpec
+from testkit.fuzzing.invariants import INVARIANTS, REJECTION_MATTERS
+from testkit.fuzzing.rows import SCENARIOS, Pools
 
 # -- the claims ruleset -------------------------------------------------------------------------
 

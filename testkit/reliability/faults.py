@@ -14,7 +14,7 @@ from sheetmaster.runs import Mode, run_turn
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets import RetryPolicy
 from sheetmaster.testing.fakesheets import FakeSheetsServer
-from sheetmaster.testing.reliability.game import (
+from testkit.reliability.game import (
     SEED,
     difference,
     sheet_locks,
@@ -22,7 +22,7 @@ from sheetmaster.testing.reliability.game import (
     sheets_store,
     upload,
 )
-from sheetmaster.testing.reliability.references import Reference
+from testkit.reliability.references import Reference
 
 FAULT_KINDS: tuple[Any, ...] = (429, 500, 503, "timeout", "drop")
 

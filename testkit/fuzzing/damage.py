@@ -272,8 +272,8 @@ def _digest(path: Path) -> str:
 def workbook_refusal_problem(ruleset: Ruleset, raw: GameState, damage: Damage,
                              folder: Path) -> str:
     """Write the game to a workbook, damage it, run ``sheetmaster resolve`` on it: the command
-    must fail with exit code 2 naming the tab, row and column, and leave the file's bytes,
-    and its folder, as they were: no backup, no report, no lock ('' if so)."""
+    must fail with exit code 3 (the sheet is broken) naming the tab, row and column, and leave
+    the file's bytes, and its folder, as they were: no backup, no report, no lock ('' if so)."""
     import io
 
     from sheetmaster.cli import main
@@ -286,15 +286,16 @@ def workbook_refusal_problem(ruleset: Ruleset, raw: GameState, damage: Damage,
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         code = main(["resolve", str(path), "--force", "--quiet"])
-    if code != 2:
-        return f"{damage.what}: sheetmaster resolve exited {code}, not 2"
+    if code != 3:
+        return f"{damage.what}: sheetmaster resolve exited {code}, not 3"
     if _digest(path) != digest:
         return f"{damage.what}: the workbook's bytes changed"
     if sorted(p.name for p in folder.iterdir()) != listing:
         return f"{damage.what}: files appeared beside the workbook"
     # a StateError lists each problem at its tab, row and column; the few checks made before
-    # the engine runs (no Game tab, no 'ruleset' setting) name the tab
-    stated = "the game's sheet has problems" in err.getvalue() and damage.row is not None
+    # the engine runs (no Game tab, no 'ruleset' setting) name the tab alone
+    stated = "the game's sheet has problems" in err.getvalue() and damage.row is not None \
+        and f"tab '{damage.tab}', row" in err.getvalue()
     where = f"tab '{damage.tab}', row {damage.row}, column '{damage.column}'" if stated else \
         f"'{damage.tab}'"
     if where not in err.getvalue():

@@ -15,8 +15,8 @@ from sheetmaster.orders import FINAL_RESULTS, REASON, RESULT, TURN
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Table
 from sheetmaster.tabs import GAME_TAB, LOG_TAB, ORDERS_TAB, parse_deadline
-from sheetmaster.testing.fuzzing.rows import _canonical_column
-from sheetmaster.testing.fuzzing.sheet_writes import _raw_orders
+from testkit.fuzzing.rows import _canonical_column
+from testkit.fuzzing.sheet_writes import _raw_orders
 
 # -- what must hold after every turn --------------------------------------------------------
 

@@ -13,7 +13,7 @@ from sheetmaster.rules.claims import RULESET
 from sheetmaster.runs import Mode, run_turn
 from sheetmaster.stores.xlsx_layout import write_new_workbook
 from sheetmaster.testing.fakesheets import FakeSheetsServer
-from sheetmaster.testing.reliability.child import (
+from testkit.reliability.child import (
     DONE,
     SHEETS_LATENCY,
     CliChild,
@@ -22,7 +22,7 @@ from sheetmaster.testing.reliability.child import (
     sheets_env,
     xlsx_command,
 )
-from sheetmaster.testing.reliability.game import (
+from testkit.reliability.game import (
     SEED,
     Snapshot,
     digest,

@@ -11,11 +11,11 @@ from typing import Any
 
 import pandas as pd
 
+from sheetmaster.builder import build_state
 from sheetmaster.model import GameState
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.tabs import GAME_TAB, ORDERS_TAB
-from sheetmaster.testing.builder import build_state
-from sheetmaster.testing.fuzzing.choosers import Chooser
+from testkit.fuzzing.choosers import Chooser
 
 # -- games ----------------------------------------------------------------------------------
 

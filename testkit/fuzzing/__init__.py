@@ -36,16 +36,16 @@ from __future__ import annotations
 
 # every public name of the package's modules (those outside __all__ too: the claims ruleset's
 # checks, the junk cells...); importing claims_checks registers the claims ruleset.
-from sheetmaster.testing.fuzzing.choosers import (
+from testkit.fuzzing.choosers import (
     Chooser,
     DrawChooser,
     RandomChooser,
 )
-from sheetmaster.testing.fuzzing.claims_checks import claims_damages as claims_damages
-from sheetmaster.testing.fuzzing.claims_checks import claims_game as claims_game
-from sheetmaster.testing.fuzzing.claims_checks import claims_invariants as claims_invariants
-from sheetmaster.testing.fuzzing.claims_checks import claims_scenarios as claims_scenarios
-from sheetmaster.testing.fuzzing.damage import (
+from testkit.fuzzing.claims_checks import claims_damages as claims_damages
+from testkit.fuzzing.claims_checks import claims_game as claims_game
+from testkit.fuzzing.claims_checks import claims_invariants as claims_invariants
+from testkit.fuzzing.claims_checks import claims_scenarios as claims_scenarios
+from testkit.fuzzing.damage import (
     DAMAGES,
     Damage,
     all_damages,
@@ -54,15 +54,15 @@ from sheetmaster.testing.fuzzing.damage import (
     refusal_problem,
     workbook_refusal_problem,
 )
-from sheetmaster.testing.fuzzing.damage import _fits_a_workbook as _fits_a_workbook
-from sheetmaster.testing.fuzzing.damage import generic_damages as generic_damages
-from sheetmaster.testing.fuzzing.games import (
+from testkit.fuzzing.damage import _fits_a_workbook as _fits_a_workbook
+from testkit.fuzzing.damage import generic_damages as generic_damages
+from testkit.fuzzing.games import (
     GAMES,
     GameSpec,
     build_game,
 )
-from sheetmaster.testing.fuzzing.games import example_or_blank_game as example_or_blank_game
-from sheetmaster.testing.fuzzing.invariants import (
+from testkit.fuzzing.games import example_or_blank_game as example_or_blank_game
+from testkit.fuzzing.invariants import (
     INVARIANTS,
     REJECTION_MATTERS,
     TurnCheck,
@@ -70,29 +70,29 @@ from sheetmaster.testing.fuzzing.invariants import (
     rows_needing_result,
     turn_violations,
 )
-from sheetmaster.testing.fuzzing.rows import JUNK_AMOUNTS as JUNK_AMOUNTS
-from sheetmaster.testing.fuzzing.rows import JUNK_EMAILS as JUNK_EMAILS
-from sheetmaster.testing.fuzzing.rows import JUNK_TEXT as JUNK_TEXT
-from sheetmaster.testing.fuzzing.rows import JUNK_TURNS as JUNK_TURNS
-from sheetmaster.testing.fuzzing.rows import (
+from testkit.fuzzing.rows import JUNK_AMOUNTS as JUNK_AMOUNTS
+from testkit.fuzzing.rows import JUNK_EMAILS as JUNK_EMAILS
+from testkit.fuzzing.rows import JUNK_TEXT as JUNK_TEXT
+from testkit.fuzzing.rows import JUNK_TURNS as JUNK_TURNS
+from testkit.fuzzing.rows import (
     SCENARIOS,
     Formula,
     Pools,
     order_rows,
     pools_of,
 )
-from sheetmaster.testing.fuzzing.rows import name_variant as name_variant
-from sheetmaster.testing.fuzzing.rows import order_row as order_row
-from sheetmaster.testing.fuzzing.run import (
+from testkit.fuzzing.rows import name_variant as name_variant
+from testkit.fuzzing.rows import order_row as order_row
+from testkit.fuzzing.run import (
     Figures,
     play_game,
     run_fuzz,
 )
-from sheetmaster.testing.fuzzing.sheet_writes import (
+from testkit.fuzzing.sheet_writes import (
     append_orders,
     write_back,
 )
-from sheetmaster.testing.fuzzing.strategies import (
+from testkit.fuzzing.strategies import (
     DamagedCase,
     FuzzCase,
     check_case,
@@ -103,7 +103,7 @@ from sheetmaster.testing.fuzzing.strategies import (
 
 def _register_clans() -> None:
     """A clan's turn comes at its first posted row, rejected or not (see clans_checks)."""
-    from sheetmaster.testing.fuzzing import clans_checks
+    from testkit.fuzzing import clans_checks
 
     INVARIANTS["clans"] = clans_checks.clans_invariants
     REJECTION_MATTERS["clans"] = clans_checks.REJECTION_MATTERS

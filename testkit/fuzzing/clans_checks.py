@@ -1,4 +1,4 @@
-"""What must hold after every clans turn, for the fuzzer (sheetmaster/testing/fuzzing/).
+"""What must hold after every clans turn, for the fuzzer (testkit/fuzzing/).
 
 A clan's turn comes at its first posted row, rejected or not: any row of a clan may move its
 whole turn, and with it the order of the season's dice. So a rejected clans row is not inert

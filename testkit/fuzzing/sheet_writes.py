@@ -14,7 +14,7 @@ from sheetmaster.engine import _orders_tab, all_tables, find_tab
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.report import cell_changes
 from sheetmaster.ruleset import Ruleset
-from sheetmaster.testing.fuzzing.rows import Formula, _canonical_column
+from testkit.fuzzing.rows import Formula, _canonical_column
 
 # -- the store's side: appending rows, writing a turn back --------------------------------------
 

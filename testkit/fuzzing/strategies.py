@@ -9,11 +9,11 @@ from typing import Any
 
 from sheetmaster.model import GameState
 from sheetmaster.ruleset import Ruleset
-from sheetmaster.testing.fuzzing.choosers import DrawChooser
-from sheetmaster.testing.fuzzing.damage import Damage, all_damages
-from sheetmaster.testing.fuzzing.games import build_game
-from sheetmaster.testing.fuzzing.rows import order_rows, pools_of
-from sheetmaster.testing.fuzzing.run import Figures, play_game
+from testkit.fuzzing.choosers import DrawChooser
+from testkit.fuzzing.damage import Damage, all_damages
+from testkit.fuzzing.games import build_game
+from testkit.fuzzing.rows import order_rows, pools_of
+from testkit.fuzzing.run import Figures, play_game
 
 # -- hypothesis strategies ----------------------------------------------------------------------
 

@@ -18,18 +18,18 @@ from sheetmaster.engine import prepare, resolve
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Table
-from sheetmaster.testing.fuzzing.choosers import RandomChooser
-from sheetmaster.testing.fuzzing.damage import (
+from testkit.fuzzing.choosers import RandomChooser
+from testkit.fuzzing.damage import (
     Damage,
     _fits_a_workbook,
     all_damages,
     refusal_problem,
     workbook_refusal_problem,
 )
-from sheetmaster.testing.fuzzing.games import build_game
-from sheetmaster.testing.fuzzing.invariants import _same, rejected_rows_are_inert, turn_violations
-from sheetmaster.testing.fuzzing.rows import order_rows, pools_of
-from sheetmaster.testing.fuzzing.sheet_writes import append_orders, write_back
+from testkit.fuzzing.games import build_game
+from testkit.fuzzing.invariants import _same, rejected_rows_are_inert, turn_violations
+from testkit.fuzzing.rows import order_rows, pools_of
+from testkit.fuzzing.sheet_writes import append_orders, write_back
 
 # -- playing games ----------------------------------------------------------------------------
 

@@ -9,11 +9,12 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from sheetmaster.builder import build_state
 from sheetmaster.model import GameState
 from sheetmaster.rules.claims import RULESET
 from sheetmaster.stores.gsheets import LOCK_KEY, RetryPolicy, SheetsStore
-from sheetmaster.testing.builder import build_state
 from sheetmaster.testing.fakesheets import FakeSheetsServer
+from sheetmaster.testing.fakesheets.upload import upload_state
 
 #: the dice seed every run uses (``--seed`` on the command line).
 SEED = 11
@@ -63,17 +64,9 @@ def digest(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def sheet_rows(state: GameState) -> dict[str, list[list[Any]]]:
-    out = {}
-    for tab, df in state.tables.items():
-        rows = [["" if v is None else v for v in r] for r in df.itertuples(index=False)]
-        out[tab] = [list(df.columns), *rows]
-    return out
-
-
 def upload(server: FakeSheetsServer, state: GameState) -> str:
     """A new spreadsheet on the fake holding the game; returns its id."""
-    return server.create_spreadsheet(title="game", sheets=sheet_rows(state), time_zone="UTC")
+    return upload_state(server, state)
 
 
 def sheet_snapshot(server: FakeSheetsServer, sid: str) -> Snapshot:

@@ -15,7 +15,7 @@ from sheetmaster.runs import Mode, RunOutcome, run_turn
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets import SheetsStore
 from sheetmaster.testing.fakesheets import FakeSheetsServer
-from sheetmaster.testing.reliability.child import (
+from testkit.reliability.child import (
     DONE,
     SHEETS_LATENCY,
     CliChild,
@@ -25,7 +25,7 @@ from sheetmaster.testing.reliability.child import (
     sheets_env,
     xlsx_command,
 )
-from sheetmaster.testing.reliability.game import (
+from testkit.reliability.game import (
     SEED,
     difference,
     sheet_locks,
@@ -34,7 +34,7 @@ from sheetmaster.testing.reliability.game import (
     upload,
     xlsx_snapshot,
 )
-from sheetmaster.testing.reliability.references import Reference
+from testkit.reliability.references import Reference
 
 # -- concurrent runs -----------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from sheetmaster.orders import FINAL_RESULTS, ORDER, PLAYER, REASON, RESULT, TUR
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Kind
 from sheetmaster.tabs import ORDERS_TAB
-from sheetmaster.testing.fuzzing.choosers import Chooser
+from testkit.fuzzing.choosers import Chooser
 
 # -- cells: valid, malformed and plain strange ------------------------------------------------
 

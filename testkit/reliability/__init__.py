@@ -26,7 +26,7 @@ The package's modules: :mod:`.game` (the game, its snapshots, comparing them),
 
 from __future__ import annotations
 
-from sheetmaster.testing.reliability.child import (
+from testkit.reliability.child import (
     CHILD_GATE,
     DONE,
     SHEETS_LATENCY,
@@ -35,18 +35,18 @@ from sheetmaster.testing.reliability.child import (
     sheets_env,
     xlsx_command,
 )
-from sheetmaster.testing.reliability.concurrency import (
+from testkit.reliability.concurrency import (
     ConcurrencyTally,
     concurrent_sheets,
     concurrent_xlsx,
 )
-from sheetmaster.testing.reliability.faults import (
+from testkit.reliability.faults import (
     FAULT_KINDS,
     FaultTally,
     fault_runs,
     never_clearing_run,
 )
-from sheetmaster.testing.reliability.game import (
+from testkit.reliability.game import (
     SEED,
     Snapshot,
     classify,
@@ -54,13 +54,12 @@ from sheetmaster.testing.reliability.game import (
     digest,
     game_state,
     sheet_locks,
-    sheet_rows,
     sheet_snapshot,
     sheets_store,
     upload,
     xlsx_snapshot,
 )
-from sheetmaster.testing.reliability.kills import (
+from testkit.reliability.kills import (
     CHILD_LOCK_TTL,
     KILL_SPAN,
     LOCK_WAIT,
@@ -69,7 +68,7 @@ from sheetmaster.testing.reliability.kills import (
     crash_xlsx,
     next_run,
 )
-from sheetmaster.testing.reliability.references import (
+from testkit.reliability.references import (
     Reference,
     in_process_reference,
     sheets_reference,
@@ -81,7 +80,7 @@ __all__ = [
     "FAULT_KINDS", "FaultTally", "KILL_SPAN", "LOCK_WAIT", "Reference", "SEED",
     "SHEETS_LATENCY", "Snapshot", "classify", "concurrent_sheets", "concurrent_xlsx",
     "crash_sheets", "crash_xlsx", "difference", "digest", "fault_runs", "game_state",
-    "in_process_reference", "never_clearing_run", "next_run", "sheet_locks", "sheet_rows",
+    "in_process_reference", "never_clearing_run", "next_run", "sheet_locks",
     "sheet_snapshot", "sheets_command", "sheets_env", "sheets_reference", "sheets_store",
     "upload", "xlsx_command", "xlsx_reference", "xlsx_snapshot",
 ]

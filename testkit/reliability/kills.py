@@ -17,7 +17,7 @@ from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets_client import LOCK_TTL_ENV
 from sheetmaster.stores.xlsx import XlsxStore, backup_path
 from sheetmaster.testing.fakesheets import FakeSheetsServer
-from sheetmaster.testing.reliability.child import (
+from testkit.reliability.child import (
     SHEETS_LATENCY,
     CliChild,
     _folder,
@@ -26,7 +26,7 @@ from sheetmaster.testing.reliability.child import (
     sheets_env,
     xlsx_command,
 )
-from sheetmaster.testing.reliability.game import (
+from testkit.reliability.game import (
     SEED,
     Snapshot,
     classify,
@@ -38,7 +38,7 @@ from sheetmaster.testing.reliability.game import (
     upload,
     xlsx_snapshot,
 )
-from sheetmaster.testing.reliability.references import Reference
+from testkit.reliability.references import Reference
 
 #: a child's lock holds this long (SHEETMASTER_LOCK_TTL) in the kill runs, so the run after
 #: a kill waits a second for it, not the real 20 minutes.

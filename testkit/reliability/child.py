@@ -16,7 +16,7 @@ from typing import Any
 
 from sheetmaster.stores.gsheets_client import ENDPOINT_ENV, LOCK_TTL_ENV, RETRY_DEADLINE_ENV
 from sheetmaster.testing.fakesheets import FakeSheetsServer
-from sheetmaster.testing.reliability.game import SEED
+from testkit.reliability.game import SEED
 
 #: the fake's per-request latency in the kill and concurrency runs on Sheets, so that kills
 #: land between requests and two runs overlap.

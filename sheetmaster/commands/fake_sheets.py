@@ -1,0 +1,76 @@
+"""fake-sheets serve: the fake Google Sheets API on 127.0.0.1, to try the Sheets mode offline.
+
+No Google account is needed: every spreadsheet lives in this process's memory and is gone
+when it stops. Other sheetmaster commands reach it through ``SHEETMASTER_SHEETS_ENDPOINT``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+from pathlib import Path
+from typing import Any
+
+from sheetmaster.exits import Exit, UsageError
+from sheetmaster.stores.gsheets_client import ENDPOINT_ENV
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from sheetmaster.testing.fakesheets import FakeSheetsServer
+    from sheetmaster.testing.fakesheets.upload import upload_workbook
+
+    if args.source and not Path(args.source).exists():
+        raise UsageError(f"{args.source} does not exist")
+    server = FakeSheetsServer(port=args.port)
+    try:
+        server.start()
+    except OSError as exc:
+        raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror}") from None
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        if args.source:
+            sid = upload_workbook(server, args.source)
+            what = f"holding {args.source}"
+            then = f"sheetmaster check --sheet {sid}"
+        else:
+            sid = server.create_spreadsheet(title=args.title)
+            what = "empty"
+            then = f"sheetmaster init --sheet {sid} --rules claims"
+        print(f"fake Google Sheets API listening on {server.url} (Ctrl-C stops it; its "
+              f"sheets live in memory only)")
+        print(f"spreadsheet id: {sid} ({what})")
+        print("in another terminal:")
+        print(f"  export {ENDPOINT_ENV}={server.url}")
+        print(f"  {then}", flush=True)
+        stop.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    print("stopped; the fake's sheets are gone.")
+    return Exit.OK
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    group = sub.add_parser(
+        "fake-sheets", parents=[common], help="a fake Google Sheets API to try the Sheets mode "
+                                              "offline",
+        description="A fake of the Google Sheets API on 127.0.0.1, which the real gspread "
+                    "client talks to: try 'sheetmaster --sheet' commands with no Google "
+                    "account. The test suite uses the same fake.")
+    actions = group.add_subparsers(dest="action", metavar="ACTION", required=True)
+    p = actions.add_parser(
+        "serve", parents=[common], help="serve the fake until Ctrl-C",
+        description=f"Serve the fake Sheets API until Ctrl-C, with one spreadsheet in it "
+                    f"(empty, or a workbook's tabs with --from), and print the endpoint and "
+                    f"spreadsheet id to use: set {ENDPOINT_ENV} to the endpoint and pass "
+                    f"--sheet ID to check, resolve, nightly, init or undo.")
+    p.add_argument("--port", type=int, default=0,
+                   help="the port to listen on (default: any free one)")
+    p.add_argument("--from", dest="source", metavar="GAME_XLSX",
+                   help="start the spreadsheet with this workbook's tabs")
+    p.add_argument("--title", default="sheetmaster game",
+                   help="the empty spreadsheet's title (without --from)")
+    p.set_defaults(run=cmd_serve)

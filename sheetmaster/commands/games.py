@@ -1,0 +1,127 @@
+"""Many games from one repository: ``nightly --all games.toml`` and ``games``.
+
+Every game runs on its own: a broken sheet, a failing store or even a bug in one game is
+caught, reported in the summary table, and the next game goes on. The exit code is 0 when
+every game was resolved or not due, else the code of the first game that failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sheetmaster.commands.options import play, sheet_store, write_report
+from sheetmaster.console import print_table
+from sheetmaster.exits import Exit, UsageError, classify
+from sheetmaster.games import Game, github_matrix, load_games, select
+from sheetmaster.runs import Mode
+from sheetmaster.stores.xlsx import XlsxStore
+
+log = logging.getLogger("sheetmaster")
+
+STATUS_STYLES = {"resolved": "green", "checked": "green", "not due": "", "failed": "red"}
+
+
+@dataclass
+class GameRun:
+    game: Game
+    status: str  # resolved, not due, failed
+    code: int
+    turn: int | None = None
+    orders: int | None = None
+    note: str = ""
+
+
+def run_all(args: argparse.Namespace) -> int:
+    """Every game of games.toml (or those --game names), one after the other."""
+    if args.sheet:
+        raise UsageError("give --sheet or --all games.toml, not both")
+    chosen = select(load_games(args.all), args.game)
+    reports = _reports_folder(args.report, len(chosen))
+    runs = [run_one(game, args, reports) for game in chosen]
+    print_table(f"{len(runs)} game{'s' if len(runs) != 1 else ''} from {args.all}"
+                f"{' (dry run)' if args.dry_run else ''}",
+                ["game", "status", "turn", "orders", "note"],
+                [[r.game.name, r.status, "" if r.turn is None else r.turn,
+                  "" if r.orders is None else r.orders, r.note] for r in runs],
+                STATUS_STYLES)
+    failed = [r for r in runs if r.code != Exit.OK]
+    return failed[0].code if failed else Exit.OK
+
+
+def _reports_folder(report: str | None, games: int) -> Path | None:
+    """--report is a file for one game, a folder (made if need be) for several."""
+    if report is None:
+        return None
+    path = Path(report)
+    if games > 1 or path.is_dir():
+        path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameRun:
+    log.info("%s: %s, %s rules", game.name, game.where, game.ruleset)
+    try:
+        missing = game.missing_secrets()
+        if missing:
+            return GameRun(game, "failed", Exit.STORE,
+                           note=f"secret {', '.join(missing)} is not set")
+        store = sheet_store(game.sheet, args.credentials) if game.sheet else \
+            XlsxStore(game.file)
+        outcome = play(store, Mode.SCHEDULED, args, ruleset=game.ruleset)
+        if outcome.result is None:
+            return GameRun(game, "not due", Exit.OK, note=outcome.waiting)
+        result = outcome.result
+        note = "dry run: nothing written"
+        if outcome.written:
+            target = reports / f"{game.name}-turn-{result.turn}-report.md" \
+                if reports is not None and reports.is_dir() else reports
+            if target is None and game.file is not None:
+                target = store.report_path(result.turn)
+            elif target is None:
+                target = Path(f"{game.name}-turn-{result.turn}-report.md")
+            note = f"report: {write_report(store, outcome, target)}"
+        return GameRun(game, "resolved" if outcome.written else "checked", Exit.OK,
+                       turn=result.turn, orders=len(result.results), note=note)
+    except Exception as exc:  # one game's failure never stops the others
+        code, kind, message = classify(exc)
+        if code == Exit.INTERNAL:
+            log.error("%s: %s\n%s", game.name, message, traceback.format_exc())
+        else:
+            log.error("%s: %s", game.name, message)
+        return GameRun(game, "failed", code, note=f"{kind}: {message.splitlines()[0]}")
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    games = load_games(args.file)
+    if args.github_matrix:
+        matrix = github_matrix(games)
+        print(f"matrix={json.dumps(matrix, separators=(',', ':'))}")
+        print(f"count={len(matrix['include'])}")
+        for game in games:
+            if not game.sheet:
+                log.warning("%s is a workbook game: run it locally (nightly --all); the "
+                            "workflow resolves Google Sheet games only", game.name)
+        return Exit.OK
+    print_table(f"{len(games)} games in {args.file}",
+                ["game", "ruleset", "where", "environment", "secrets"],
+                [[g.name, g.ruleset, g.where, g.environment, ", ".join(g.secrets)]
+                 for g in games])
+    return Exit.OK
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "games", parents=[common], help="list and check the games of a games.toml",
+        description="Read a games.toml (the games one repository resolves; see "
+                    "games.example.toml), check it, and list its games. --github-matrix "
+                    "prints the resolve workflow's job matrix instead.")
+    p.add_argument("file", help="the games.toml file")
+    p.add_argument("--github-matrix", action="store_true",
+                   help="print 'matrix=...' and 'count=...' lines for $GITHUB_OUTPUT")
+    p.set_defaults(run=cmd_games)

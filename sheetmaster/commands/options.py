@@ -1,0 +1,90 @@
+"""What several commands share: options, the game (store) a command names, playing a turn."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from sheetmaster.console import Steps, verbosity
+from sheetmaster.exits import UsageError
+from sheetmaster.report import player_report
+from sheetmaster.runs import Mode, RunOutcome, run_turn
+from sheetmaster.stores.xlsx import XlsxStore
+
+log = logging.getLogger("sheetmaster")
+
+
+def common_parser() -> argparse.ArgumentParser:
+    """-v/-q, given to every command through ``parents=``."""
+    common = argparse.ArgumentParser(add_help=False)
+    group = common.add_argument_group("output")
+    group.add_argument("-v", "--verbose", action="count", default=0,
+                       help="say more (each step's time; -vv for debugging)")
+    group.add_argument("-q", "--quiet", action="count", default=0,
+                       help="say less: no progress bar or notes, errors only with -qq")
+    return common
+
+
+def json_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON document on stdout for scripts and bots (see the "
+                        "README, 'Output for scripts'); errors too")
+
+
+def sheet_options(p: argparse.ArgumentParser, required: bool = False) -> None:
+    p.add_argument("--sheet", required=required, metavar="SPREADSHEET_ID",
+                   help="a Google Sheet's id (from its address) instead of a file")
+    p.add_argument("--credentials", metavar="FILE",
+                   help="a service account key file (default: SHEETMASTER_SERVICE_ACCOUNT_JSON, "
+                        "SHEETMASTER_CREDENTIALS_FILE, or Application Default Credentials)")
+
+
+def sheet_store(sheet: str, credentials: str | None = None) -> Any:
+    from sheetmaster.stores.gsheets import SheetsStore
+    from sheetmaster.stores.gsheets_client import open_client, store_options
+
+    return SheetsStore(sheet, open_client(credentials), **store_options())
+
+
+def game_store(args: argparse.Namespace, mode: Mode) -> Any:
+    """The game the command names: a Google Sheet (--sheet) or a workbook file."""
+    if getattr(args, "sheet", None):
+        if getattr(args, "file", None):
+            raise UsageError("name one game: a .xlsx file or --sheet, not both")
+        return sheet_store(args.sheet, args.credentials)
+    if not getattr(args, "file", None):
+        raise UsageError("name the game: a .xlsx file, or --sheet SPREADSHEET_ID")
+    out = getattr(args, "out", None)
+    store = XlsxStore(args.file, out=out, backup=mode is not Mode.CHECK)
+    if mode is not Mode.CHECK and not getattr(args, "dry_run", False):
+        with contextlib.suppress(OSError, zipfile.BadZipFile):  # load() says what is wrong
+            if store.has_drawings():
+                log.warning("this workbook has charts or images, which cannot be kept when "
+                            "it is rewritten")
+    return store
+
+
+def game_label(args: argparse.Namespace) -> str:
+    return args.sheet if getattr(args, "sheet", None) else str(args.file)
+
+
+def play(store: Any, mode: Mode, args: argparse.Namespace, *,
+         ruleset: str | None = None) -> RunOutcome:
+    """run_turn with a progress bar over its steps (reading, resolving, writing)."""
+    dry_run = getattr(args, "dry_run", False)
+    steps = 2 if dry_run else 3
+    with Steps(steps, show=verbosity(args) >= 0) as bar:
+        return run_turn(store, mode, dry_run=dry_run, force=getattr(args, "force", False),
+                        seed=getattr(args, "seed", None), progress=bar.step, ruleset=ruleset)
+
+
+def write_report(store: Any, outcome: RunOutcome, report: str | Path | None) -> Path:
+    """The players' turn report of a written resolve, where asked or beside the game."""
+    assert outcome.result is not None and outcome.ruleset is not None
+    path = Path(report) if report else store.report_path(outcome.result.turn)
+    path.write_text(player_report(outcome.ruleset, outcome.result), encoding="utf-8")
+    return path

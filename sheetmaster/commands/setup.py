@@ -1,0 +1,93 @@
+"""new and init: a new game, in a workbook or laid out in a Google Sheet."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+from pathlib import Path
+from typing import Any
+
+from sheetmaster import rules
+from sheetmaster.builder import build_state
+from sheetmaster.commands.options import sheet_options, sheet_store
+from sheetmaster.exits import Exit, UsageError
+from sheetmaster.stores.xlsx_layout import write_new_workbook
+
+
+def known_ruleset(name: str):
+    """The ruleset a command line names; an unknown one is a usage error."""
+    try:
+        return rules.get(name)
+    except KeyError as exc:
+        raise UsageError(exc.args[0]) from None
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    ruleset = known_ruleset(args.ruleset)
+    path = Path(args.file)
+    if path.exists() and not args.force:
+        raise UsageError(f"{path} already exists; pick another name or add --force")
+    if args.example:
+        if ruleset.example is None:
+            raise UsageError(f"the {ruleset.name} ruleset has no example game")
+        tables, orders, settings = ruleset.example()
+        turn = 2 if any(r.get("turn") for r in tables.get("War results", [])) else 1
+        state = build_state(ruleset, tables, orders, turn=turn, settings=settings)
+    else:
+        state = build_state(ruleset, {}, [], settings={"game": path.stem,
+                                                       "seed": secrets.token_hex(8)})
+    write_new_workbook(ruleset, path, state)
+    print(f"wrote {path}: a {'playable example' if args.example else 'blank'} "
+          f"{ruleset.name} game. Open it, read the 'How to write orders' tab, and fill it in.")
+    return Exit.OK
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    from sheetmaster.stores.google_auth import service_account_email
+    from sheetmaster.stores.gsheets_init import plan_init, read_existing
+
+    ruleset = known_ruleset(args.rules)
+    store = sheet_store(args.sheet, args.credentials)
+    editors = list(args.editor or [])
+    credentials = getattr(store.http, "auth", None)
+    editors.append(service_account_email(credentials))
+    with store.locked():
+        existing = read_existing(store)
+        plan = plan_init(store, ruleset, editors=editors, form_tab=args.form_tab,
+                         existing=existing)
+        store.apply(plan.requests, "laying out the sheet")
+    print(f"laid out {args.sheet} for the {ruleset.name} rules.")
+    if plan.added_tabs:
+        print(f"  added tabs: {', '.join(plan.added_tabs)}")
+    if plan.kept_tabs:
+        print(f"  kept as they were: {', '.join(plan.kept_tabs)}")
+    if plan.protected:
+        print(f"  protected (GM and sheetmaster only): {', '.join(plan.protected)}")
+    return Exit.OK
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "new", parents=[common], help="write a new game workbook, blank or a playable example",
+        description="Write a new game workbook with every tab, headers, a 'How to write "
+                    "orders' tab and dropdowns for order kinds.")
+    p.add_argument("ruleset", help="which rules the game plays by (see 'sheetmaster rules')")
+    p.add_argument("file", help="the .xlsx file to create")
+    p.add_argument("--example", action="store_true", help="fill it with the example game")
+    p.add_argument("--force", action="store_true", help="overwrite the file if it exists")
+    p.set_defaults(run=cmd_new)
+
+    p = sub.add_parser(
+        "init", parents=[common], help="lay out a Google Sheet for a new game",
+        description="Add the ruleset's tabs with headers, frozen header rows, dropdowns and a "
+                    "how-to tab to a Google Sheet; protect the state tabs so only the GM and "
+                    "the service account edit them. Tabs that already hold data are left "
+                    "alone.")
+    sheet_options(p, required=True)
+    p.add_argument("--rules", required=True, help="which rules the game plays by")
+    p.add_argument("--editor", action="append",
+                   help="a GM's Google account e-mail allowed to edit the state tabs "
+                        "(repeat for several)")
+    p.add_argument("--form-tab", help="a linked Google Form's responses tab to read orders "
+                                      "from (rows must carry a verified e-mail)")
+    p.set_defaults(run=cmd_init)

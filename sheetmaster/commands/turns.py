@@ -1,0 +1,149 @@
+"""check, resolve, nightly and undo: a turn on a workbook or a Google Sheet."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from typing import Any
+
+from sheetmaster import json_output
+from sheetmaster.commands.games import run_all
+from sheetmaster.commands.options import (
+    game_label,
+    game_store,
+    json_option,
+    play,
+    sheet_options,
+    write_report,
+)
+from sheetmaster.console import out_console
+from sheetmaster.engine import CHECK_WORDS
+from sheetmaster.exits import Exit, UsageError
+from sheetmaster.model import Status
+from sheetmaster.report import format_diff, format_results
+from sheetmaster.runs import Mode, undo_turn
+
+log = logging.getLogger("sheetmaster")
+
+
+def run(args: argparse.Namespace, mode: Mode) -> int:
+    """check, resolve and nightly, on either store."""
+    store = game_store(args, mode)
+    outcome = play(store, mode, args)
+    result, ruleset = outcome.result, outcome.ruleset
+    if result is None:
+        print(f"nothing to do: {outcome.waiting}")
+        return Exit.OK
+    report = write_report(store, outcome, args.report) if outcome.written and \
+        mode is not Mode.CHECK else None
+    bad = sum(r.status is Status.REJECTED for r in result.results)
+    code = Exit.REJECTED if mode is Mode.CHECK and bad else Exit.OK
+    if getattr(args, "json", False):
+        command = "check" if mode is Mode.CHECK else "resolve"
+        print(json_output.dumps(json_output.turn_document(
+            command, game_label(args), ruleset, result, dry_run=not outcome.written,
+            written=outcome.written, report=report)))
+        return code
+    print(f"turn {result.turn}: {len(result.results)} orders")
+    print(format_results(result, CHECK_WORDS if mode is Mode.CHECK else None))
+    console = out_console()
+    if mode is Mode.CHECK:
+        style = "yellow" if bad else "green"
+        console.print(f"{len(result.results)} orders checked, {bad} would be rejected.",
+                      style=style)
+        return code
+    if not outcome.written:
+        print("\nWhat would change, per player:")
+        print(format_diff(ruleset, result))
+        print("\n(dry run: nothing was written)")
+        return code
+    console.print(f"resolved turn {result.turn}; the game is now on turn {result.turn + 1}.",
+                  style="green")
+    if getattr(store, "kept", None):
+        print(f"the workbook as it was before the turn is kept at {store.kept}")
+    print(f"turn report for the players: {report}")
+    return code
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    return run(args, Mode.CHECK)
+
+
+def cmd_resolve(args: argparse.Namespace) -> int:
+    return run(args, Mode.RESOLVE)
+
+
+def cmd_nightly(args: argparse.Namespace) -> int:
+    """The scheduled run: resolves only a due turn, exactly once."""
+    if args.all:
+        return run_all(args)
+    if args.game:
+        raise UsageError("--game goes with --all games.toml")
+    if not args.sheet:
+        raise UsageError("name the game: --sheet SPREADSHEET_ID, or --all games.toml")
+    return run(args, Mode.SCHEDULED)
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    store = game_store(args, Mode.CHECK)
+    turn = undo_turn(store)
+    print(f"undid turn {turn}: the game is back on turn {turn}, as it was before it was "
+          f"resolved.")
+    return Exit.OK
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "check", parents=[common], help="fill each order's result with 'ok' or why it would fail",
+        description="Check this turn's orders without resolving anything: each order row's "
+                    "result becomes 'ok' or 'would be rejected' with the reason, as things "
+                    "stand now. Exits 1 if any order would be rejected.")
+    p.add_argument("file", nargs="?", help="the game's .xlsx file (or use --sheet)")
+    sheet_options(p)
+    p.add_argument("--out", help="write to this file instead of updating the game in place")
+    json_option(p)
+    p.set_defaults(run=cmd_check, dry_run=False, report=None)
+
+    p = sub.add_parser(
+        "resolve", parents=[common], help="resolve the current turn and write the new state",
+        description="Resolve the current turn: every phase in order, a result and reason on "
+                    "every order row, every change and die in the Log tab, turn + 1. A backup "
+                    "of the workbook as it was is kept, and the file is replaced atomically. "
+                    "Exits 4 if the turn's deadline has not passed (see --force).")
+    p.add_argument("file", nargs="?", help="the game's .xlsx file (or use --sheet)")
+    sheet_options(p)
+    p.add_argument("--dry-run", action="store_true",
+                   help="print the results and what would change per player; write nothing")
+    p.add_argument("--out", help="write the resolved game to this file; the original stays")
+    p.add_argument("--report", help="where to write the players' turn report (markdown)")
+    p.add_argument("--seed", type=int, help="dice seed to use instead of the game's (tests)")
+    p.add_argument("--force", action="store_true", help="resolve even before the deadline")
+    json_option(p)
+    p.set_defaults(run=cmd_resolve)
+
+    p = sub.add_parser(
+        "nightly", parents=[common],
+        help="the scheduled run: resolve a game's turn if due (or every game of games.toml)",
+        description="Resolve the game's turn only if its deadline has passed and the turn is "
+                    "not resolved yet; otherwise do nothing (exit 0: waiting is a nightly "
+                    "run's normal outcome). Safe to run twice, late, or twice at once. With "
+                    "--all games.toml, every game listed there, one after the other, each on "
+                    "its own: one broken game never stops the others.")
+    sheet_options(p)
+    p.add_argument("--all", metavar="GAMES_TOML",
+                   help="run every game listed in this file (see games.example.toml)")
+    p.add_argument("--game", action="append", metavar="NAME",
+                   help="with --all: only this game (repeat for several)")
+    p.add_argument("--dry-run", action="store_true", help="print what would happen only")
+    p.add_argument("--report", help="where to write the players' turn report (markdown; "
+                                    "with --all and several games, a folder)")
+    p.set_defaults(run=cmd_nightly, file=None)
+
+    p = sub.add_parser(
+        "undo", parents=[common], help="put the game back as it was before the last resolve",
+        description="Undo the last resolved turn: a workbook is restored from the backup "
+                    "taken before it; a Google Sheet gets back every cell the turn wrote, from "
+                    "the snapshot kept in its hidden 'sheetmaster undo' tab.")
+    p.add_argument("file", nargs="?", help="the game's .xlsx file (or use --sheet)")
+    sheet_options(p)
+    p.set_defaults(run=cmd_undo, dry_run=False)

@@ -49,7 +49,9 @@ from sheetmaster.values import BadValue, Names
 
 #: What ``check`` writes in the result column instead of the final words.
 CHECK_WORDS = {Status.APPLIED: "ok", Status.PARTIAL: "ok, in part",
-               Status.REJECTED: "would be rejected"}
+               Status.REJECTED: "would be rejected",
+               Status.BLOCKED: "would be blocked, as orders stand",
+               Status.NOT_NEEDED: "not needed, as things stand"}
 
 
 def all_tables(ruleset: Ruleset) -> tuple[Table, ...]:
@@ -274,7 +276,10 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
     for order in orders:
         if order.row not in results:
             ctx.resolve(order, Status.REJECTED, reasons.NOT_RESOLVED.say())
+    secret = {k.name for k in ruleset.order_kinds if k.secret}
     ordered = sorted(results.values(), key=lambda r: (r.row < 0, abs(r.row)))
+    for r in ordered:
+        r.secret = r.kind in secret
     after_tables = dict(state.tables)
     after_tables.update(prepared.world.to_tables(state))
     after_tables.update(prepared.lasting.to_tables(state))
@@ -365,7 +370,7 @@ def check(ruleset: Ruleset, raw: GameState) -> TurnResult:
         for r in result.results:
             if r.row * sign > 0:
                 orders.at[r.row * sign, RESULT] = CHECK_WORDS[r.status]
-                orders.at[r.row * sign, REASON] = r.reason
+                orders.at[r.row * sign, REASON] = r.public_reason
         tables[tab] = orders
     after = GameState(tables, result.before.meta)
     return TurnResult(ruleset.name, result.turn, 0, result.before, after, result.results, [])
@@ -376,7 +381,7 @@ def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_r
     out = orders.copy()
     where = out.index.get_indexer([r.row for r in results])
     for col, new in ((RESULT, [r.status.value for r in results]),
-                     (REASON, [r.reason for r in results])):
+                     (REASON, [r.public_reason for r in results])):
         cells = out[col].to_numpy(dtype=object, copy=True)
         cells[where] = new
         out[col] = cells

@@ -46,7 +46,8 @@ def _cell(value: Any) -> Any:
 
 
 def turn_document(command: str, game: str, ruleset: Ruleset, result: TurnResult, *,
-                  dry_run: bool, written: bool, report: Path | None = None) -> dict[str, Any]:
+                  dry_run: bool, written: bool, report: Path | None = None,
+                  practice: bool = False) -> dict[str, Any]:
     """What ``check --json`` and ``resolve --json`` print."""
     counts = {status.value: 0 for status in Status}
     for r in result.results:
@@ -66,6 +67,7 @@ def turn_document(command: str, game: str, ruleset: Ruleset, result: TurnResult,
     if command == "check":
         return document
     document["seed"] = result.seed
+    document["practice_dice"] = practice
     document["changes"] = [
         {"tab": c.tab, "row": c.row, "key": c.key, "column": c.column,
          "before": _cell(c.before), "after": _cell(c.after)}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pandas as pd
@@ -61,6 +61,10 @@ class Order:
         return f"{self.kind} (order row {self.row})"
 
 
+#: what the shared sheet says of a secret order's outcome; the player's report says the rest.
+PRIVATE_REASON = "private: your own turn report says what happened"
+
+
 @dataclass(slots=True)
 class OrderResult:
     row: int
@@ -68,6 +72,12 @@ class OrderResult:
     kind: str
     status: Status
     reason: str = ""
+    #: an order of a secret kind: the shared sheet shows its status, not its reason.
+    secret: bool = False
+
+    @property
+    def public_reason(self) -> str:
+        return PRIVATE_REASON if self.secret else self.reason
 
 
 @dataclass(slots=True)
@@ -113,6 +123,18 @@ class TurnResult:
     after: GameState
     results: list[OrderResult]
     events: list[Event]
+
+    def public(self) -> TurnResult:
+        """What anyone may see: public events only, no secret order (a report posted for
+        everyone, a CI log); the shared sheet shows a secret order's status alone."""
+        return replace(self, results=[r for r in self.results if not r.secret],
+                       events=[e for e in self.events if e.public])
+
+    def seen_by(self, player: str) -> TurnResult:
+        """What ``player`` may see: public events and their own, their own secret orders."""
+        return replace(self, results=[r for r in self.results
+                                      if not r.secret or r.player == player],
+                       events=[e for e in self.events if e.visible_to(player)])
 
     def result_for_row(self, row: int) -> OrderResult | None:
         for r in self.results:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
 from sheetmaster.engine import all_tables
-from sheetmaster.model import GameState, Status, TurnResult
+from sheetmaster.model import GM_ONLY, GameState, Status, TurnResult
 from sheetmaster.orders import PLAYER
 from sheetmaster.ruleset import Ruleset
-from sheetmaster.schema import Table
+from sheetmaster.schema import Kind, Table
 from sheetmaster.tabs import GAME_TAB, LOG_TAB, ORDERS_TAB
 
 
@@ -161,21 +161,31 @@ def format_results(result: TurnResult, words: dict[Status, str] | None = None) -
     return "\n".join(lines) or "  (no orders this turn)"
 
 
-def player_report(ruleset: Ruleset, result: TurnResult) -> str:
-    """The markdown turn report a GM can post: one section per player."""
-    out = [f"# Turn {result.turn} results", "",
+GM = "GM"
+
+
+def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = None) -> str:
+    """The markdown turn report: one section per player.
+
+    ``viewer`` None: the public report a GM can post (public events only, secret orders'
+    reasons withheld); a player's name: that player's own report (their private events and
+    secrets too, their section first); ``GM``: everything.
+    """
+    view = result if viewer == GM else result.public() if viewer is None else \
+        result.seen_by(viewer)
+    whose = "" if viewer is None else " (GM's full report)" if viewer == GM else \
+        f" for {viewer}"
+    out = [f"# Turn {result.turn} results{whose}", "",
            f"Rules: {ruleset.title}. Dice seed: {result.seed}.", ""]
-    grouped = diff_by_player(ruleset, result)
-    events = _events_by_player(result)
-    for name in _player_names(ruleset, result.after):
+    grouped = diff_by_player(ruleset, view)
+    events = _events_by_player(view)
+    players = _player_names(ruleset, result.after)
+    if viewer in players:
+        players = [viewer, *(p for p in players if p != viewer)]
+    counts = _owned_counts(ruleset, result)
+    for name in players:
         out += [f"## {name}", ""]
-        mine = [r for r in result.results if r.player == name]
-        if mine:
-            out += ["| row | order | result | reason |", "|---|---|---|---|"]
-            out += [f"| {r.row} | {r.kind} | {r.status.value} | {_md(r.reason)} |" for r in mine]
-        else:
-            out.append("No orders this turn.")
-        out.append("")
+        out += _orders_section(view, name)
         by_phase: dict[str, list[str]] = defaultdict(list)
         for e in events.get(name, []):
             by_phase[e.phase].append(e.text)
@@ -184,21 +194,97 @@ def player_report(ruleset: Ruleset, result: TurnResult) -> str:
                 out.append(f"**{phase.key}. {phase.title}**")
                 out += [f"- {_md(text)}" for text in by_phase[phase.key]]
                 out.append("")
-        changes = [c for c in grouped.get(name, []) if c.tab not in (ORDERS_TAB, GAME_TAB)]
-        gained = [c.key for c in changes if c.column == "owner" and c.after == name]
-        lost = [c.key for c in changes if c.column == "owner" and c.before == name]
-        if gained:
-            out += [f"Territories gained: {', '.join(gained)}", ""]
-        if lost:
-            out += [f"Territories lost: {', '.join(lost)}", ""]
-        balance = [f"{c.column} {_cell(c.before)} -> {_cell(c.after)}" for c in changes
-                   if c.key == name]
-        if balance:
-            out += ["Balances: " + "; ".join(balance), ""]
-    rejected = sum(r.status is Status.REJECTED for r in result.results)
-    out.append(f"_{len(result.results)} orders, {rejected} rejected, "
-               f"{sum(e.kind == 'die' for e in result.events)} dice rolled._")
+        out += _holdings_section(ruleset, grouped.get(name, []), name, counts)
+    if viewer == GM:
+        out += _gm_only_section(ruleset, result)
+    rejected = sum(r.status is Status.REJECTED for r in view.results)
+    dice = sum(e.kind == "die" for e in view.events)
+    out.append(f"_{plural(len(view.results), 'order')}, {rejected} rejected, "
+               f"{plural(dice, 'die', 'dice')} rolled._")
     return "\n".join(out) + "\n"
+
+
+def player_reports(ruleset: Ruleset, result: TurnResult) -> dict[str, str]:
+    """Every player's own report, and the GM's full one (key ``GM``)."""
+    reports = {name: player_report(ruleset, result, name)
+               for name in _player_names(ruleset, result.after)}
+    reports[GM] = player_report(ruleset, result, GM)
+    return reports
+
+
+def _orders_section(view: TurnResult, name: str) -> list[str]:
+    mine = [r for r in view.results if r.player == name]
+    if not mine:
+        return ["No orders this turn.", ""]
+    return ["| row | order | result | reason |", "|---|---|---|---|",
+            *(f"| {r.row} | {_md(r.kind)} | {r.status.value} | {_md(r.reason)} |"
+              for r in mine), ""]
+
+
+def _holdings_section(ruleset: Ruleset, changes: list[CellChange], name: str,
+                      counts: dict[str, dict[str, tuple[int, int]]]) -> list[str]:
+    """Rows gained and lost, counts of what the player holds, and balances."""
+    out: list[str] = []
+    changes = [c for c in changes if c.tab not in (ORDERS_TAB, GAME_TAB)]
+    derived = {(t.tab, c.name) for t in ruleset.tables for c in t.columns
+               if c.optional and c.owned}
+    for tab, by_player in counts.items():
+        noun = plural_word(ruleset.table(tab).row_noun)
+        gained = [c.key for c in changes if c.tab == tab and c.after == name]
+        lost = [c.key for c in changes if c.tab == tab and c.before == name]
+        if gained:
+            out += [f"{noun.capitalize()} gained: {', '.join(_md(g) for g in gained)}", ""]
+        if lost:
+            out += [f"{noun.capitalize()} lost: {', '.join(_md(g) for g in lost)}", ""]
+        before, after = by_player.get(name, (0, 0))
+        if before != after:
+            out += [f"{noun.capitalize()} held: {before} -> {after}", ""]
+    balance = [f"{ruleset.noun(c.column)} {_cell(c.before)} -> {_cell(c.after)}"
+               for c in changes if c.key == name and (c.tab, c.column) not in derived]
+    if balance:
+        out += ["Balances: " + "; ".join(_md(b) for b in balance), ""]
+    return out
+
+
+def _owned_counts(ruleset: Ruleset, result: TurnResult) -> dict[str, dict[str, tuple[int, int]]]:
+    """tab -> player -> (rows held before, after), for each tab whose rows a player owns
+    (an owned column naming a player): counted, not read from a column that may be blank."""
+    players = ruleset.players_table()
+    out: dict[str, dict[str, tuple[int, int]]] = {}
+    for table in ruleset.tables:
+        column = next((c for c in table.columns if c.owned and c.kind is Kind.REF and players
+                       and c.ref == players.tab and c.name == "owner"), None)
+        if column is None or not table.key:
+            continue
+        before = Counter(result.before.tables[table.tab][column.name].tolist())
+        after = Counter(result.after.tables[table.tab][column.name].tolist())
+        out[table.tab] = {p: (before.get(p, 0), after.get(p, 0))
+                          for p in set(before) | set(after) if p}
+    return out
+
+
+def plural_word(noun: str) -> str:
+    """'territory' -> 'territories', 'province' -> 'provinces', 'march' -> 'marches'."""
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
+
+
+def _gm_only_section(ruleset: Ruleset, result: TurnResult) -> list[str]:
+    """Lines no player's section shows: GM-only ones, and private ones about no player."""
+    players = set(_player_names(ruleset, result.after))
+    hidden = [e for e in result.events if not e.public and
+              (e.audience == GM_ONLY or e.player not in players)]
+    if not hidden:
+        return []
+    return ["## GM-only lines", "",
+            *(f"- [{e.phase}] {_md(e.player or 'game')}: {_md(e.text)}" for e in hidden), ""]
+
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """'1 order', '3 orders', '1 die', '2 dice'."""
+    return f"{count} {word if count == 1 else many or plural_word(word)}"
 
 
 def _md(text: str) -> str:

@@ -22,6 +22,9 @@ from sheetmaster.schema import Problem, Problems, StateError, match_columns, val
 from sheetmaster.tabs import GAME, GAME_TAB, read_meta
 from sheetmaster.turns import deadline_problem
 
+#: the seed of a dry run before the deadline (the turn's own dice stay unknown until then).
+PRACTICE_SEED = 0
+
 
 class Mode(enum.Enum):
     CHECK = "check"
@@ -37,6 +40,8 @@ class RunOutcome:
     result: TurnResult | None
     waiting: str = ""
     written: bool = False
+    #: a dry run before the deadline: its dice are practice dice, not the turn's own.
+    practice: bool = False
 
 
 def game_settings(state: GameState) -> dict[str, Any]:
@@ -120,12 +125,16 @@ def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = Fal
             if mode is Mode.RESOLVE:
                 raise NotDue(waiting)
             return RunOutcome(ruleset, None, waiting)
+        # Before the deadline a dry run must not show the turn's dice: orders may still
+        # change, and whoever reads its output must learn nothing of the coming dice.
+        practice = dry_run and seed is None and mode is not Mode.CHECK and \
+            bool(decide(state, Mode.RESOLVE, now=now))
         with step(f"{'checking' if mode is Mode.CHECK else 'resolving'} with the "
                   f"{ruleset.name} rules"):
             result = check(ruleset, state) if mode is Mode.CHECK else \
-                resolve(ruleset, state, seed=seed)
+                resolve(ruleset, state, seed=PRACTICE_SEED if practice else seed)
         if dry_run:
-            return RunOutcome(ruleset, result)
+            return RunOutcome(ruleset, result, practice=practice)
         with step("writing the results"):
             store.save(ruleset, result)
         return RunOutcome(ruleset, result, written=True)

@@ -41,7 +41,8 @@ def test_eight_seasons_in_a_row(tmp_path):
     assert (clans["coins"] >= 0).all() and len(clans) == 4
     log = state.tables["Log"]
     assert set(log["turn"]) == set(range(5, 13))
-    assert {"d10", "d100", "d6"} <= set(log["die"])
+    assert {"d10", "d100"} <= set(log["die"])
+    assert "d6" not in set(log["die"])  # the Ninjas' d6 are the hirers' secret
 
 
 def test_the_blank_template_has_the_clans_tabs():

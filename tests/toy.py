@@ -13,13 +13,13 @@ from typing import Any
 import pandas as pd
 
 from sheetmaster import values
+from sheetmaster.builder import build_state
 from sheetmaster.engine import resolve
 from sheetmaster.entities import write_rows
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.orders import Field, OrderKind
 from sheetmaster.ruleset import Phase, Ruleset
 from sheetmaster.schema import Column, Kind, Table
-from sheetmaster.builder import build_state
 
 
 @dataclass(slots=True)

@@ -11,7 +11,7 @@ from typing import Any
 
 from sheetmaster.console import Steps, verbosity
 from sheetmaster.exits import UsageError
-from sheetmaster.report import player_report
+from sheetmaster.report import GM, player_report, player_reports
 from sheetmaster.runs import Mode, RunOutcome, run_turn
 from sheetmaster.stores.xlsx import XlsxStore
 
@@ -80,6 +80,32 @@ def play(store: Any, mode: Mode, args: argparse.Namespace, *,
     with Steps(steps, show=verbosity(args) >= 0) as bar:
         return run_turn(store, mode, dry_run=dry_run, force=getattr(args, "force", False),
                         seed=getattr(args, "seed", None), progress=bar.step, ruleset=ruleset)
+
+
+def report_dir_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--report-dir", metavar="DIR",
+                   help="also write one report per player (only what that player may see: "
+                        "their secret orders and private lines too) and the GM's full "
+                        "report, gm.md, into this folder; keep gm.md to yourself")
+
+
+def write_reports(outcome: RunOutcome, folder: str | Path) -> list[Path]:
+    """Each player's own report and the GM's, as NAME.md files in ``folder``."""
+    assert outcome.result is not None and outcome.ruleset is not None
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for who, text in player_reports(outcome.ruleset, outcome.result).items():
+        path = folder / f"{safe_file_name(who.casefold() if who == GM else who)}.md"
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def safe_file_name(name: str) -> str:
+    """A player's name as a file name: letters, digits, '-', '_' and spaces kept."""
+    kept = "".join(c if c.isalnum() or c in "-_ " else "_" for c in name).strip()
+    return kept or "player"
 
 
 def write_report(store: Any, outcome: RunOutcome, report: str | Path | None) -> Path:

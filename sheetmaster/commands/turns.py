@@ -13,8 +13,10 @@ from sheetmaster.commands.options import (
     game_store,
     json_option,
     play,
+    report_dir_option,
     sheet_options,
     write_report,
+    write_reports,
 )
 from sheetmaster.console import out_console
 from sheetmaster.engine import CHECK_WORDS
@@ -24,6 +26,9 @@ from sheetmaster.report import format_diff, format_results
 from sheetmaster.runs import Mode, undo_turn
 
 log = logging.getLogger("sheetmaster")
+
+PRACTICE_NOTE = ("(the deadline has not passed: these are practice dice, not the turn's own; "
+                 "outcomes that depend on dice will differ)")
 
 
 def run(args: argparse.Namespace, mode: Mode) -> int:
@@ -36,16 +41,21 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
         return Exit.OK
     report = write_report(store, outcome, args.report) if outcome.written and \
         mode is not Mode.CHECK else None
+    if outcome.written and mode is not Mode.CHECK and getattr(args, "report_dir", None):
+        write_reports(outcome, args.report_dir)
+    shown = result.public()  # output may land in a public CI log: no secrets, no private lines
     bad = sum(r.status is Status.REJECTED for r in result.results)
     code = Exit.REJECTED if mode is Mode.CHECK and bad else Exit.OK
     if getattr(args, "json", False):
         command = "check" if mode is Mode.CHECK else "resolve"
         print(json_output.dumps(json_output.turn_document(
-            command, game_label(args), ruleset, result, dry_run=not outcome.written,
-            written=outcome.written, report=report)))
+            command, game_label(args), ruleset, shown, dry_run=not outcome.written,
+            written=outcome.written, report=report, practice=outcome.practice)))
         return code
     print(f"turn {result.turn}: {len(result.results)} orders")
-    print(format_results(result, CHECK_WORDS if mode is Mode.CHECK else None))
+    if outcome.practice:
+        print(PRACTICE_NOTE)
+    print(format_results(shown, CHECK_WORDS if mode is Mode.CHECK else None))
     console = out_console()
     if mode is Mode.CHECK:
         style = "yellow" if bad else "green"
@@ -54,7 +64,7 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
         return code
     if not outcome.written:
         print("\nWhat would change, per player:")
-        print(format_diff(ruleset, result))
+        print(format_diff(ruleset, shown))
         print("\n(dry run: nothing was written)")
         return code
     console.print(f"resolved turn {result.turn}; the game is now on turn {result.turn + 1}.",
@@ -116,6 +126,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
                    help="print the results and what would change per player; write nothing")
     p.add_argument("--out", help="write the resolved game to this file; the original stays")
     p.add_argument("--report", help="where to write the players' turn report (markdown)")
+    report_dir_option(p)
     p.add_argument("--seed", type=int, help="dice seed to use instead of the game's (tests)")
     p.add_argument("--force", action="store_true", help="resolve even before the deadline")
     json_option(p)
@@ -137,6 +148,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--dry-run", action="store_true", help="print what would happen only")
     p.add_argument("--report", help="where to write the players' turn report (markdown; "
                                     "with --all and several games, a folder)")
+    report_dir_option(p)
     p.set_defaults(run=cmd_nightly, file=None)
 
     p = sub.add_parser(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.model import Order, Status
+from sheetmaster.model import PRIVATE, Order, Status
 from sheetmaster.ruleset import Context
 
 from .. import data, reasons
@@ -45,18 +45,25 @@ def resolve_ninjas(ctx: Context) -> None:
         success, caught = TABLES[(spymaster, guard)]
         odds = f"{_faces(success, 6)} succeeds, {_faces(caught + 1, success - 1)} fails, " \
             f"{_faces(1, caught)} caught"
-        roll = ctx.dice.roll(6, clan.name, f"Ninja against {target.name} ({odds})")
+        roll = ctx.dice.roll(6, clan.name, f"Ninja against {target.name} ({odds})",
+                             audience=PRIVATE)
         if roll >= success:
             done = _succeed(ctx, order, world, clan, target)
             ctx.resolve(order, Status.APPLIED, f"d6 {roll}: success, {done}")
         elif roll > caught:
-            ctx.emit(clan.name, "ninja", f"the Ninja sent to {mission} failed (d6 {roll})")
+            _tell(ctx, clan.name, "ninja", f"the Ninja sent to {mission} failed (d6 {roll})")
             ctx.resolve(order, Status.APPLIED, f"d6 {roll}: the Ninja failed")
         else:
-            ctx.emit(target.name, "ninja caught", caught_report(clan.name, mission))
-            ctx.emit(clan.name, "ninja", f"the Ninja sent to {mission} was caught by "
+            _tell(ctx, target.name, "ninja caught", caught_report(clan.name, mission))
+            _tell(ctx, clan.name, "ninja", f"the Ninja sent to {mission} was caught by "
                                          f"{target.name}, who learned who hired him (d6 {roll})")
             ctx.resolve(order, Status.APPLIED, f"d6 {roll}: the Ninja was caught")
+
+
+def _tell(ctx: Context, clan: str, kind: str, text: str) -> None:
+    """A Ninja's deeds are secret: only the clan told (and the GM) learns of them; the
+    shared Log says nothing ("Ninja actions are resolved at the end of Global Turn")."""
+    ctx.emit(clan, kind, text, audience=PRIVATE)
 
 
 def _faces(low: int, high: int) -> str:
@@ -110,8 +117,8 @@ def _succeed(ctx: Context, order: Order, world: ClansWorld, clan: Clan, target: 
         victim = next((a for a in world.court(target.name) if a.skill == skill), None) or \
             next(a for a in world.court(target.name) if skill in a.skills())
         world.retire(victim, f"assassinated by a Ninja of {clan.name}")
-        ctx.emit(target.name, "advisor assassinated", f"your {victim.skill} was assassinated")
-        ctx.emit(clan.name, "ninja", f"the Ninja killed {target.name}'s {victim.skill}")
+        _tell(ctx, target.name, "advisor assassinated", f"your {victim.skill} was assassinated")
+        _tell(ctx, clan.name, "ninja", f"the Ninja killed {target.name}'s {victim.skill}")
         return f"{target.name}'s {victim.skill} was killed"
     if order.kind == SABOTAGE:
         province = world.provinces[order.fields["province"]]
@@ -119,11 +126,11 @@ def _succeed(ctx: Context, order: Order, world: ClansWorld, clan: Clan, target: 
         province.improvements.remove(name)
         if name == data.MINE:
             province.mine = ""
-        ctx.emit(target.name, "sabotage", f"the {name} in {province.name} was destroyed")
-        ctx.emit(clan.name, "ninja", f"the Ninja destroyed the {name} in {province.name}")
+        _tell(ctx, target.name, "sabotage", f"the {name} in {province.name} was destroyed")
+        _tell(ctx, clan.name, "ninja", f"the Ninja destroyed the {name} in {province.name}")
         return f"the {name} in {province.name} was destroyed"
     details = order.fields["details"] or f"strike at the court of {target.name}"
-    ctx.emit(target.name, "ninja caught", caught_report(order.fields["blame"], details))
-    ctx.emit(clan.name, "ninja", f"a false report naming {order.fields['blame']} reached "
+    _tell(ctx, target.name, "ninja caught", caught_report(order.fields["blame"], details))
+    _tell(ctx, clan.name, "ninja", f"a false report naming {order.fields['blame']} reached "
                                  f"{target.name}")
     return f"a false report naming {order.fields['blame']} reached {target.name}"

@@ -1,0 +1,136 @@
+"""Visibility: an event is public, private to one player, or GM-only. The shared Log and the
+public report hold public lines only; each player's report shows what that player may see;
+the GM's shows everything. Clans' Ninjas are secret from the other clans."""
+
+from __future__ import annotations
+
+from toy import play, ruleset
+
+from sheetmaster.builder import build_state
+from sheetmaster.dice import ScriptedDice
+from sheetmaster.engine import resolve
+from sheetmaster.model import GM_ONLY, PRIVATE, PRIVATE_REASON, Status
+from sheetmaster.orders import Field, OrderKind
+from sheetmaster.report import GM, player_report, player_reports
+from sheetmaster.rules import get
+from sheetmaster.ruleset import Phase
+
+SPY = OrderKind("spy", (Field("amount", count=True),), secret=True)
+
+
+def spy(ctx) -> None:
+    for order in ctx.orders("spy"):
+        ctx.emit(order.player, "spy", f"{order.player}'s spy learns Tully has 5 coins",
+                 audience=PRIVATE)
+        ctx.emit("", "gm note", "the spy was nearly caught", audience=GM_ONLY)
+        ctx.emit("Tully", "spy", "Tully's guards saw a shadow", audience=PRIVATE)
+        ctx.emit("", "news", "strange lights over the capital")
+        ctx.resolve(order, Status.APPLIED, "the spy learned Tully has 5 coins")
+
+
+def spy_result():
+    rules = ruleset(Phase("s", "spies", spy, orders=("spy",)), kinds=(SPY,))
+    return rules, play(rules, [{"player": "Stark", "order": "spy", "amount": 1}])
+
+
+def test_the_log_tab_holds_public_lines_only_numbered_without_gaps():
+    _, result = spy_result()
+    log = result.after.tables["Log"]
+    assert "strange lights over the capital" in log["details"].tolist()
+    assert not any("spy" in text or "shadow" in text for text in log["details"].tolist())
+    assert log["#"].tolist() == list(range(1, len(log) + 1))
+    assert len(result.events) == len(log) + 3  # the private and GM lines are kept for reports
+
+
+def test_a_secret_orders_reason_stays_out_of_the_shared_sheet():
+    _, result = spy_result()
+    assert result.results[0].reason == "the spy learned Tully has 5 coins"
+    orders = result.after.tables["Orders"]
+    assert (orders.at[2, "result"], orders.at[2, "reason"]) == ("applied", PRIVATE_REASON)
+
+
+def test_each_report_shows_what_its_reader_may_see():
+    rules, result = spy_result()
+    public = player_report(rules, result)
+    stark, tully, gm = (player_report(rules, result, who) for who in ("Stark", "Tully", GM))
+    for text in (public, tully):
+        assert "learns Tully has 5 coins" not in text and "nearly caught" not in text
+        assert "| spy |" not in text  # another player's secret order is not listed
+    assert "| 2 | spy | applied | the spy learned Tully has 5 coins |" in stark
+    assert "Stark's spy learns Tully has 5 coins" in stark and "shadow" not in stark
+    assert "Tully's guards saw a shadow" in tully
+    assert stark.index("## Stark") < stark.index("## Tully")
+    assert all(s in gm for s in ("learns Tully", "shadow", "nearly caught"))
+    assert set(player_reports(rules, result)) == {"Stark", "Tully", "Arryn", "Tyrell", GM}
+
+
+def clans_ninja_turn():
+    clans = get("clans")
+    rows = {
+        "Clans": [{"clan": c, "capital": f"{c[0]}1", "religion": "Spirits", "coins": 1000,
+                   "started on turn": 1} for c in ("Amana", "Haspen", "Kuroda")],
+        "Provinces": [{"province": f"{c[0]}1", "owner": c} for c in ("Amana", "Haspen",
+                                                                    "Kuroda")],
+        "Advisors": [{"clan": "Haspen", "skill": "Scholar", "since turn": 1}],
+    }
+    orders = [{"player": "Amana", "order": "assassinate advisor", "clan": "Haspen",
+               "skill": "Scholar"}]
+    state = build_state(clans, rows, orders, turn=2,
+                        settings={"travelling advisor chance %": 0})
+    return clans, resolve(clans, state, dice=ScriptedDice([6]))
+
+
+def test_a_clans_ninja_is_secret_from_the_other_clans():
+    """clans.txt: Ninja orders go to the GM in a private message; the target learns what
+    its Ninja-struck court lost, and the other clans learn nothing."""
+    clans, result = clans_ninja_turn()
+    assert result.results[0].status is Status.APPLIED
+    assert "Scholar was killed" in result.results[0].reason
+    log = "\n".join(result.after.tables["Log"]["details"].astype(str))
+    assert "Ninja" not in log and "assassinat" not in log
+    assert result.after.tables["Orders"].at[2, "reason"] == PRIVATE_REASON
+    amana, haspen, kuroda = (player_report(clans, result, c) for c in ("Amana", "Haspen",
+                                                                       "Kuroda"))
+    assert "the Ninja killed Haspen's Scholar" in amana
+    assert "your Scholar was assassinated" in haspen and "Ninja killed" not in haspen
+    assert "Ninja" not in kuroda and "assassinat" not in kuroda
+    assert "Ninja" not in player_report(clans, result)
+
+
+def test_report_dir_writes_each_clans_own_report_and_the_gms(tmp_path, capsys):
+    from sheetmaster.cli import main
+
+    game, reports = tmp_path / "clans.xlsx", tmp_path / "reports"
+    assert main(["new", "clans", str(game), "--example"]) == 0
+    assert main(["resolve", str(game), "--force", "--report-dir", str(reports)]) == 0
+    files = {p.name: p.read_text(encoding="utf-8") for p in reports.iterdir()}
+    assert set(files) == {"Amana.md", "Kuroda.md", "Mori.md", "Takeda.md", "gm.md"}
+    # Kuroda sent a Ninja at Amana's Scholar; Takeda one to sabotage Kuroda's Library.
+    assert "Ninja against Amana" in files["Kuroda.md"]
+    assert "Ninja against Amana" not in files["Mori.md"]
+    assert "Ninja against" not in files["Amana.md"]
+    assert "Ninja against Amana" in files["gm.md"] and "Ninja against Kuroda" in files["gm.md"]
+    printed = capsys.readouterr().out
+    assert "Ninja against" not in printed and "assassinate" not in printed
+
+
+def test_a_dry_run_before_the_deadline_uses_practice_dice(tmp_path, capsys):
+    import json
+
+    from test_cli import set_game
+
+    from sheetmaster.cli import main
+
+    game = tmp_path / "claims.xlsx"
+    assert main(["new", "claims", str(game), "--example"]) == 0
+    set_game(game, deadline="2999-01-01 00:00")
+    capsys.readouterr()
+    assert main(["resolve", str(game), "--dry-run"]) == 0
+    assert "practice dice" in capsys.readouterr().out
+    assert main(["resolve", str(game), "--dry-run", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["practice_dice"] is True and document["seed"] == 0
+    set_game(game, deadline="2000-01-01 00:00")
+    assert main(["resolve", str(game), "--dry-run", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["practice_dice"] is False and document["seed"] != 0

@@ -49,5 +49,4 @@ NOT_SETUP = Reason("NOT_SETUP", "'{kind}' is only given on the setup turn (turn 
 GM_ONLY = Reason("GM_ONLY", "only the GM may give '{kind}' orders (in the GM's orders tab)")
 
 # Shared by rulesets
-NOT_ENOUGH_GOLD = Reason("NOT_ENOUGH_GOLD", "not enough gold: it costs {cost}, you have {gold}")
 IN_EXILE = Reason("IN_EXILE", "players in exile cannot {action}")

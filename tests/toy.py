@@ -111,13 +111,15 @@ def build_world(loaded, problems) -> ToyWorld:
 
 
 def ruleset(*phases: Phase, tables: Sequence[Table] = (), kinds: Sequence[OrderKind] = (),
-            **extra: Any) -> Ruleset:
-    """A toy ruleset with these phases; order kinds no phase consumes are left out."""
+            columns: Sequence[Column] = (), **extra: Any) -> Ruleset:
+    """A toy ruleset with these phases (and these extra order kinds and Orders columns);
+    order kinds no phase consumes are left out."""
     used = {k for p in phases for k in p.orders}
     return Ruleset(
         name="toy", title="toy", version="1", tables=(REALMS, LANDS, UNITS, *tables),
         order_kinds=tuple(k for k in (*ORDER_KINDS, *kinds) if k.name in used),
-        order_columns=ORDER_COLUMNS, phases=phases, build_world=build_world, **extra)
+        order_columns=(*ORDER_COLUMNS, *columns), phases=phases, build_world=build_world,
+        **extra)
 
 
 REALM_ROWS = [{"realm": "Stark", "coins": 5, "seat": 1}, {"realm": "Tully", "coins": 5, "seat": 2},

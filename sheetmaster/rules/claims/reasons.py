@@ -1,8 +1,8 @@
 """Why a claims order was rejected or only partly applied."""
 
-from sheetmaster.reasons import IN_EXILE, NOT_ENOUGH_GOLD, Reason
+from sheetmaster.reasons import IN_EXILE, Reason
 
-__all__ = ["IN_EXILE", "NOT_ENOUGH_GOLD"]
+__all__ = ["IN_EXILE"]
 
 ALREADY_YOURS = Reason("ALREADY_YOURS", "you already own {territory}")
 NOT_NEUTRAL = Reason("NOT_NEUTRAL", "{territory} is not neutral: {owner} owns it")
@@ -16,19 +16,7 @@ NOT_CONNECTED = Reason(
     "NOT_CONNECTED",
     "{territory} does not border, and has no waterway to, any territory you own",
 )
-DEAL_TAKEN = Reason(
-    "DEAL_TAKEN",
-    "deal {deal} was proposed by {proposer}; only the proposer adds items to a deal "
-    "(pick another deal name for a new proposal)",
-)
 GIVE_TO_SELF = Reason("GIVE_TO_SELF", "'from' and 'to' are the same player")
-NOT_INVOLVED = Reason(
-    "NOT_INVOLVED",
-    "you are not part of deal {deal}: only the players who give or receive in a deal may "
-    "propose or accept it",
-)
-NO_SUCH_DEAL = Reason("NO_SUCH_DEAL", "no deal named {deal} was proposed this turn")
-NOT_ACCEPTED = Reason("NOT_ACCEPTED", "not accepted by {players}, so nothing moved")
 BELOW_ZERO = Reason(
     "BELOW_ZERO",
     "cancelled: {player} would have {amount} {item} (below 0), so nothing moved",

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from sheetmaster.rules.common.modifiers import add_percent
+
 from . import data as d
 from .tables import Army, Clan
 from .world import ClansWorld
@@ -57,7 +59,7 @@ def coverage(world: ClansWorld, clan: str) -> int:
 
 def discounted(base: int, parts: Parts) -> int:
     off = min(100, sum(p for _, p in parts))
-    return base * (100 - off) // 100
+    return add_percent(base, -off)
 
 
 def improvement_discounts(world: ClansWorld, clan: Clan, name: str) -> Parts:
@@ -126,13 +128,13 @@ def army_limit(world: ClansWorld, clan: Clan) -> int:
     Agriculture) and Fisheries +1 each, Irrigation +1; then Minister of Agriculture +10%,
     Feudalism +20%, Shogunate +20%."""
     provinces = world.provinces_of(clan.name)
-    base = len(provinces) + (2 if clan.capital in world.held.get(clan.name, ()) else 0)
+    base = len(provinces) + (2 if world.holdings.holds(clan.name, clan.capital) else 0)
     per_farm = 2 if clan.has("Agriculture") else 1
     base += sum(p.count(d.RICE_FARM) * per_farm + p.count(d.FISHERY) for p in provinces)
     base += clan.has("Irrigation")
     pct = 10 * (d.MIN_AGRICULTURE in skills(world, clan.name)) + 20 * clan.has("Feudalism") \
         + 20 * clan.has("Shogunate")
-    return base * (100 + pct) // 100
+    return add_percent(base, pct)
 
 
 def free_builds(world: ClansWorld, clan: Clan) -> int:

@@ -2,7 +2,6 @@
 
 from sheetmaster.reasons import Reason
 
-NOT_ENOUGH_COINS = Reason("NOT_ENOUGH_COINS", "not enough coins: it costs {cost}, you have {coins}")
 DESTROYED = Reason("DESTROYED", "your clan was destroyed ({when})")
 NOT_STARTED = Reason("NOT_STARTED", "your clan has not been set up yet")
 TARGET_DESTROYED = Reason("TARGET_DESTROYED", "{clan} was destroyed")

@@ -13,6 +13,7 @@ import pandas as pd
 from sheetmaster import values
 from sheetmaster.mapgraph import MapGraph
 from sheetmaster.model import GameState
+from sheetmaster.rules.common.ownership import Holdings
 from sheetmaster.values import Names
 
 from . import data
@@ -60,8 +61,8 @@ class ClansWorld:
     map: MapGraph = field(default_factory=MapGraph)
     #: every row of the Armies tab, the gone ones too, and the new ones at the end.
     army_rows: list[Army] = field(default_factory=list)
-    #: clan -> provinces it holds (a dict as an ordered set).
-    held: dict[str, dict[str, None]] = field(default_factory=dict)
+    #: clan -> provinces it holds, in the order taken.
+    holdings: Holdings = field(default_factory=Holdings)
     #: province -> armies standing in it.
     at: dict[str, list[Army]] = field(default_factory=dict)
     province_names: Names = field(default_factory=lambda: Names(()))
@@ -93,17 +94,13 @@ class ClansWorld:
 
     # -- changes ---------------------------------------------------------------------------
     def set_owner(self, province: Province, owner: str) -> None:
-        if province.owner:
-            self.held.get(province.owner, {}).pop(province.name, None)
-        province.owner = owner
-        if owner:
-            self.held.setdefault(owner, {})[province.name] = None
+        self.holdings.set_owner(province, owner)
 
     def provinces_of(self, clan: str) -> list[Province]:
-        return [self.provinces[p] for p in self.held.get(clan, {})]
+        return [self.provinces[p] for p in self.holdings.of(clan)]
 
     def count(self, clan: str) -> int:
-        return len(self.held.get(clan, ()))
+        return self.holdings.count(clan)
 
     def armies_of(self, clan: str) -> list[Army]:
         return list(self.by_clan.get(clan, {}).values())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sheetmaster.model import Order, Status
+from sheetmaster.rules.common.treasury import pay
 from sheetmaster.ruleset import Context
 
 from .. import reasons
@@ -76,12 +77,9 @@ def buy(ctx: Context, order: Order, player: Player, territory: Territory, diviso
     world: ClaimsWorld = ctx.world
     owned = world.count[player.name]
     cost = owned // divisor
-    if player.gold < cost:
-        ctx.resolve(order, Status.REJECTED,
-                    reasons.NOT_ENOUGH_GOLD.say(cost=cost, gold=player.gold))
+    if not pay(ctx, order, player, cost, attr="gold"):
         return
     previous = territory.owner
-    player.gold -= cost
     world.set_owner(territory, player.name)
     source = f" from {previous}" if previous else ""
     ctx.emit(player.name, "claim",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sheetmaster.rules.common.upkeep import disbanded_count
 from sheetmaster.ruleset import Context
 
 from ..world import ClaimsWorld
@@ -38,13 +39,12 @@ def _pay_upkeep(ctx: Context, player) -> None:
     if player.in_exile or not player.armies:
         return
     before = player.gold
-    player.gold -= player.armies
+    disbanded = disbanded_count(player.armies, 1, player.gold)
+    player.gold -= player.armies - disbanded
     ctx.emit(player.name, "upkeep", f"-{player.armies} gold upkeep for {player.armies} armies; "
-                                    f"gold {before} -> {max(player.gold, 0)}")
-    if player.gold < 0:
-        disbanded = -player.gold
+                                    f"gold {before} -> {player.gold}")
+    if disbanded:
         player.armies -= disbanded
-        player.gold = 0
         ctx.emit(player.name, "armies disbanded",
                  f"{disbanded} armies disbanded for lack of gold; armies now {player.armies}")
 

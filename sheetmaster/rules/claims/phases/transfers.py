@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 
-from sheetmaster import values
 from sheetmaster.model import Order, Status
+from sheetmaster.rules.common import agreements
+from sheetmaster.rules.common.agreements import Agreement
 from sheetmaster.ruleset import Context
 
 from .. import reasons
@@ -25,84 +25,36 @@ TRANSFER_RULE = (
 )
 
 
-@dataclass
-class Deal:
-    name: str
-    proposer: str
-    items: list[Order] = field(default_factory=list)
-    accepts: list[Order] = field(default_factory=list)
-    #: why the deal cannot go through before it is even tried ('' if it can).
-    broken: str = ""
-    #: everyone who gives or receives, once all the proposal's rows are read.
-    parties: set[str] = field(default_factory=set)
-
-    def involved(self) -> set[str]:
-        return {p for o in self.items for p in (o.fields["from"], o.fields["to"])}
-
-
 def resolve_transfers(ctx: Context) -> None:
     """Deals go in the posting order of their first row, against current balances."""
-    deals = _collect_deals(ctx)
-    for deal in deals.values():
+    for deal in agreements.collect(ctx, PROPOSE, ACCEPT, check_item=_check_item,
+                                   parties=_parties).values():
         _settle(ctx, deal)
     exile_players_without_territory(ctx)
 
 
-def _collect_deals(ctx: Context) -> dict[str, Deal]:
-    deals: dict[str, Deal] = {}
-    for order in ctx.orders(PROPOSE):
-        f = order.fields
-        f["from"] = f["from"] or order.player
-        key = values.fold(f["deal"])
-        deal = deals.setdefault(key, Deal(f["deal"], order.player))
-        if deal.proposer != order.player:
-            ctx.resolve(order, Status.REJECTED, reasons.DEAL_TAKEN.say(
-                deal=values.show(deal.name), proposer=deal.proposer))
-        elif f["from"] == f["to"]:
-            ctx.resolve(order, Status.REJECTED, reasons.GIVE_TO_SELF.say())
-            deal.broken = deal.broken or f"row {order.row} was rejected"
-        elif f["item"] == "territory" and not f["territory"]:
-            ctx.resolve(order, Status.REJECTED, reasons.NEEDS_TERRITORY.say())
-            deal.broken = deal.broken or f"row {order.row} was rejected"
-        elif f["item"] != "territory" and not f["amount"]:
-            ctx.resolve(order, Status.REJECTED, reasons.NEEDS_AMOUNT.say(item=f["item"]))
-            deal.broken = deal.broken or f"row {order.row} was rejected"
-        else:
-            deal.items.append(order)
-    for rejected in ctx.rejected_rows(PROPOSE):
-        deal = deals.get(values.fold(values.text(rejected.record.get("deal"))))
-        if deal is not None and deal.proposer == rejected.player:
-            deal.broken = deal.broken or f"row {rejected.row} was rejected"
-    for deal in deals.values():
-        deal.parties = deal.involved()
-    for order in ctx.orders(ACCEPT):
-        key = values.fold(order.fields["deal"])
-        deal = deals.get(key)
-        if deal is None:
-            ctx.resolve(order, Status.REJECTED, reasons.NO_SUCH_DEAL.say(
-                deal=values.show(order.fields["deal"])))
-        elif order.player not in deal.parties:
-            ctx.resolve(order, Status.REJECTED, reasons.NOT_INVOLVED.say(
-                deal=values.show(deal.name)))
-        else:
-            deal.accepts.append(order)
-    return deals
+def _parties(order: Order) -> tuple[str, str]:
+    return order.fields["from"], order.fields["to"]
 
 
-def _settle(ctx: Context, deal: Deal) -> None:
+def _check_item(order: Order) -> str:
+    """Why one row of a proposal is refused ('' if it is fine); 'from' blank means you."""
+    f = order.fields
+    f["from"] = f["from"] or order.player
+    if f["from"] == f["to"]:
+        return reasons.GIVE_TO_SELF.say()
+    if f["item"] == "territory" and not f["territory"]:
+        return reasons.NEEDS_TERRITORY.say()
+    if f["item"] != "territory" and not f["amount"]:
+        return reasons.NEEDS_AMOUNT.say(item=f["item"])
+    return ""
+
+
+def _settle(ctx: Context, deal: Agreement) -> None:
     world: ClaimsWorld = ctx.world
-    involved = deal.parties
-    missing = sorted(involved - {deal.proposer} - {o.player for o in deal.accepts})
-    if deal.items and deal.proposer not in involved:
-        why = reasons.NOT_INVOLVED.say(deal=values.show(deal.name))
-    elif deal.broken:
-        why = f"cancelled: {deal.broken}, and a deal goes through whole or not at all"
-    elif missing:
-        why = reasons.NOT_ACCEPTED.say(players=", ".join(missing))
-    else:
-        why = _cannot_apply(world, deal)
+    why = agreements.refusal(deal) or _cannot_apply(world, deal)
     if why:
-        _finish(ctx, deal, Status.REJECTED, why)
+        agreements.finish(ctx, deal, Status.REJECTED, why)
         return
     for order in deal.items:
         f = order.fields
@@ -116,10 +68,10 @@ def _settle(ctx: Context, deal: Deal) -> None:
             what = f"{f['amount']} {f['item']}"
         ctx.emit(giver.name, "transfer", f"gave {what} to {taker.name} (deal {deal.name})")
         ctx.emit(taker.name, "transfer", f"received {what} from {giver.name} (deal {deal.name})")
-    _finish(ctx, deal, Status.APPLIED, "")
+    agreements.finish(ctx, deal, Status.APPLIED, "")
 
 
-def _cannot_apply(world: ClaimsWorld, deal: Deal) -> str:
+def _cannot_apply(world: ClaimsWorld, deal: Agreement) -> str:
     """Why the whole deal is cancelled against current balances ('' if it is not).
 
     Balances are checked after the whole deal, so a swap needs no stock in hand up front.
@@ -143,11 +95,3 @@ def _cannot_apply(world: ClaimsWorld, deal: Deal) -> str:
         if result < 0:
             return reasons.BELOW_ZERO.say(player=name, amount=result, item=item)
     return ""
-
-
-def _finish(ctx: Context, deal: Deal, status: Status, why: str) -> None:
-    note = why or f"deal {deal.name} went through"
-    for order in deal.items + deal.accepts:
-        ctx.resolve(order, status, note)
-    if deal.items:
-        ctx.emit(deal.proposer, "deal", note if not why else f"deal {deal.name}: {why}")

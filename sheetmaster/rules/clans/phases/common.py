@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sheetmaster.model import Order, Status
+from sheetmaster.rules.common import treasury
 from sheetmaster.ruleset import Context
 
 from .. import reasons
@@ -46,12 +47,7 @@ def other_clan(ctx: Context, order: Order, clan: Clan, column: str = "clan") -> 
 
 def pay(ctx: Context, order: Order, clan: Clan, cost: int) -> bool:
     """Take ``cost`` coins, or reject the order and change nothing."""
-    if clan.coins < cost:
-        ctx.resolve(order, Status.REJECTED, reasons.NOT_ENOUGH_COINS.say(cost=cost,
-                                                                         coins=clan.coins))
-        return False
-    clan.coins -= cost
-    return True
+    return treasury.pay(ctx, order, clan, cost, attr="coins")
 
 
 def grant_tech(world: ClansWorld, clan: Clan, tech: str) -> None:

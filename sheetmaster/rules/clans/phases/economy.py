@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from sheetmaster.rules.common.modifiers import add_percent, describe
+from sheetmaster.rules.common.upkeep import disband_until_paid
 from sheetmaster.ruleset import Context
 
 from .. import data
@@ -65,7 +67,7 @@ def taxes(world: ClansWorld, clan: Clan) -> tuple[int, str]:
     """500 a province, 700 the capital; Bureaucracy +100 each, Administration +100 the
     capital; then Silk +30%, Lacquer +20%, Tea +10%, Copper +10%, Minister of Taxes +10%."""
     provinces = world.count(clan.name)
-    capital = clan.capital in world.held.get(clan.name, ())
+    capital = world.holdings.holds(clan.name, clan.capital)
     base = data.PROVINCE_TAX * provinces + (data.CAPITAL_TAX - data.PROVINCE_TAX) * capital
     base += 100 * provinces * clan.has("Bureaucracy") + 100 * capital * clan.has("Administration")
     parts: Parts = [(r, pct) for r, pct in (("Silk", 30), ("Lacquer", 20), ("Tea", 10),
@@ -75,8 +77,8 @@ def taxes(world: ClansWorld, clan: Clan) -> tuple[int, str]:
     pct = sum(p for _, p in parts)
     note = count(provinces, "province") + (", capital" if capital else "")
     if pct:
-        note += f", {base} +{pct}% (" + ", ".join(f"{w} +{p}%" for w, p in parts) + ")"
-    return base * (100 + pct) // 100, note
+        note += f", {base} +{pct}% ({describe(parts)})"
+    return add_percent(base, pct), note
 
 
 def marketplaces(world: ClansWorld, clan: Clan) -> tuple[int, str]:
@@ -90,7 +92,7 @@ def marketplaces(world: ClansWorld, clan: Clan) -> tuple[int, str]:
     total, notes = 0, []
     for resource, units in sorted(supply(world, clan.name).items()):
         penalty = min(100, max(0, 10 * (units - free) - 10 * (markets - 1)))
-        value = units * data.PRICES[resource] * (100 - penalty) // 100
+        value = add_percent(units * data.PRICES[resource], -penalty)
         total += value
         notes.append(f"{units} {resource} x {data.PRICES[resource]}"
                      + (f" -{penalty}%" if penalty else "") + f" = {value}")
@@ -99,7 +101,7 @@ def marketplaces(world: ClansWorld, clan: Clan) -> tuple[int, str]:
     if pct and total:
         notes.append(f"+{pct}%")
     note = count(markets, "Marketplace") + ": " + ("; ".join(notes) or "nothing to sell")
-    return total * (100 + pct) // 100, note
+    return add_percent(total, pct), note
 
 
 def mints(world: ClansWorld, clan: Clan) -> tuple[int, str]:
@@ -111,7 +113,7 @@ def mints(world: ClansWorld, clan: Clan) -> tuple[int, str]:
     metal = units["Copper"] + units["Silver"]
     bonus = 20 if data.MASTER_MINT in skills(world, clan.name) else 0
     note = f"{metal} Copper and Silver x 100" + (f" +{bonus}%" if bonus else "")
-    return metal * 100 * (100 + bonus) // 100, note
+    return add_percent(metal * 100, bonus), note
 
 
 def pay_upkeep_and_wages(ctx: Context) -> None:
@@ -119,11 +121,10 @@ def pay_upkeep_and_wages(ctx: Context) -> None:
     disbanded, the last listed first, until the rest can be paid."""
     world: ClansWorld = ctx.world
     for clan in living(world):
-        armies = world.armies_of(clan.name)
-        upkeep = sum(army_type(clan, a.type).upkeep for a in armies)
-        while armies and upkeep > clan.coins:
-            army = armies.pop()
-            upkeep -= army_type(clan, army.type).upkeep
+        armies, disbanded, upkeep = disband_until_paid(
+            world.armies_of(clan.name), lambda a, c=clan: army_type(c, a.type).upkeep,
+            clan.coins)
+        for army in disbanded:
             world.remove_army(army, "disbanded: upkeep unpaid")
             ctx.emit(clan.name, "army disbanded", f"{army.name} disbanded: its upkeep cannot "
                                                   f"be paid")

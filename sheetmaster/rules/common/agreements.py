@@ -1,0 +1,108 @@
+"""Two-sided agreements: one player proposes (one row per item, all sharing the agreement's
+name), every other party accepts by that name, and the agreement goes through whole or not at
+all. Transfers, alliances, cessions and treaties are all this shape.
+
+:func:`collect` reads the proposals and acceptances of a phase; the ruleset then checks and
+applies each complete agreement, and :func:`finish` gives every row of it the same outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from sheetmaster import values
+from sheetmaster.model import Order, Status
+from sheetmaster.reasons import Reason
+from sheetmaster.ruleset import Context
+
+TAKEN = Reason("DEAL_TAKEN", "deal {deal} was proposed by {proposer}; only the proposer adds "
+                             "items to a deal (pick another deal name for a new proposal)")
+NO_SUCH = Reason("NO_SUCH_DEAL", "no deal named {deal} was proposed this turn")
+NOT_INVOLVED = Reason("NOT_INVOLVED", "you are not part of deal {deal}: only the players who "
+                                      "give or receive in a deal may propose or accept it")
+NOT_ACCEPTED = Reason("NOT_ACCEPTED", "not accepted by {players}, so nothing moved")
+
+
+@dataclass
+class Agreement:
+    name: str
+    proposer: str
+    #: the proposal's rows, in posting order.
+    items: list[Order] = field(default_factory=list)
+    accepts: list[Order] = field(default_factory=list)
+    #: why the agreement cannot go through before it is even tried ('' if it can).
+    broken: str = ""
+    #: every party: whoever gives or receives, once all the proposal's rows are read.
+    parties: set[str] = field(default_factory=set)
+
+    def missing(self) -> list[str]:
+        """The parties, the proposer aside, who have not accepted."""
+        return sorted(self.parties - {self.proposer} - {o.player for o in self.accepts})
+
+    def break_by(self, row: int) -> None:
+        self.broken = self.broken or f"row {row} was rejected"
+
+
+def collect(ctx: Context, propose: str, accept: str, *,
+            check_item: Callable[[Order], str],
+            parties: Callable[[Order], Iterable[str]]) -> dict[str, Agreement]:
+    """This phase's agreements, in the posting order of their first row.
+
+    ``check_item(order)`` says why a proposal row is refused ('' if it is fine); a refused
+    row (and a row refused while being read) breaks its whole agreement. ``parties(order)``
+    names everyone a row involves. An acceptance must name a proposed agreement its player is
+    part of.
+    """
+    found: dict[str, Agreement] = {}
+    for order in ctx.orders(propose):
+        key = values.fold(order.fields["deal"])
+        agreement = found.setdefault(key, Agreement(order.fields["deal"], order.player))
+        why = "" if agreement.proposer == order.player else TAKEN.say(
+            deal=values.show(agreement.name), proposer=agreement.proposer)
+        if why:
+            ctx.resolve(order, Status.REJECTED, why)
+            continue
+        why = check_item(order)
+        if why:
+            ctx.resolve(order, Status.REJECTED, why)
+            agreement.break_by(order.row)
+        else:
+            agreement.items.append(order)
+    for rejected in ctx.rejected_rows(propose):
+        agreement = found.get(values.fold(values.text(rejected.record.get("deal"))))
+        if agreement is not None and agreement.proposer == rejected.player:
+            agreement.break_by(rejected.row)
+    for agreement in found.values():
+        agreement.parties = {p for o in agreement.items for p in parties(o)}
+    for order in ctx.orders(accept):
+        agreement = found.get(values.fold(order.fields["deal"]))
+        if agreement is None:
+            ctx.resolve(order, Status.REJECTED, NO_SUCH.say(
+                deal=values.show(order.fields["deal"])))
+        elif order.player not in agreement.parties:
+            ctx.resolve(order, Status.REJECTED, NOT_INVOLVED.say(
+                deal=values.show(agreement.name)))
+        else:
+            agreement.accepts.append(order)
+    return found
+
+
+def refusal(agreement: Agreement) -> str:
+    """Why the agreement cannot go through as proposed and accepted ('' if it can)."""
+    if agreement.items and agreement.proposer not in agreement.parties:
+        return NOT_INVOLVED.say(deal=values.show(agreement.name))
+    if agreement.broken:
+        return f"cancelled: {agreement.broken}, and a deal goes through whole or not at all"
+    missing = agreement.missing()
+    return NOT_ACCEPTED.say(players=", ".join(missing)) if missing else ""
+
+
+def finish(ctx: Context, agreement: Agreement, status: Status, why: str) -> None:
+    """Every row of the agreement gets the same outcome; the proposer's log says it."""
+    note = why or f"deal {agreement.name} went through"
+    for order in agreement.items + agreement.accepts:
+        ctx.resolve(order, status, note)
+    if agreement.items:
+        ctx.emit(agreement.proposer, "deal", note if not why else
+                 f"deal {agreement.name}: {why}")

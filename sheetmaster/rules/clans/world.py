@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from sheetmaster import values
+from sheetmaster.entities import write_rows
 from sheetmaster.mapgraph import MapGraph
 from sheetmaster.model import GameState
 from sheetmaster.rules.common.ownership import Holdings
@@ -176,18 +177,17 @@ class ClansWorld:
 
     # -- back to tables -------------------------------------------------------------------
     def to_tables(self, before: GameState) -> dict[str, pd.DataFrame]:
-        from .tabs_out import clans_frame, grown_frame, provinces_frame
+        from .tabs_out import clan_counts
 
-        armies = [(a.row, [a.name, a.clan, a.type, a.province, a.status])
-                  for a in self.army_rows]
-        advisors = [(a.row, [a.clan, a.skill, "yes" if a.great else "",
-                             a.second if a.great else "", a.status, a.since])
-                    for a in self.advisors]
+        clans, provinces = list(self.clans.values()), list(self.provinces.values())
         return {
-            CLANS.tab: clans_frame(self, before.tables[CLANS.tab]),
-            PROVINCES.tab: provinces_frame(self, before.tables[PROVINCES.tab]),
-            ARMIES.tab: grown_frame(before.tables[ARMIES.tab], ARMIES.names, armies),
-            ADVISORS.tab: grown_frame(before.tables[ADVISORS.tab], ADVISORS.names, advisors),
+            CLANS.tab: write_rows(CLANS, before.tables[CLANS.tab], clans,
+                                  clan_counts(self, clans)),
+            PROVINCES.tab: write_rows(PROVINCES, before.tables[PROVINCES.tab], provinces, {
+                "improvements": [p.improvements_text() for p in provinces]}),
+            ARMIES.tab: write_rows(ARMIES, before.tables[ARMIES.tab], self.army_rows),
+            ADVISORS.tab: write_rows(ADVISORS, before.tables[ADVISORS.tab], self.advisors, {
+                "second skill": [a.second if a.great else "" for a in self.advisors]}),
         }
 
 

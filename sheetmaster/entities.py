@@ -9,6 +9,7 @@ only, a row that borders itself, a name listed twice.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -185,15 +186,16 @@ def _key_attr(table: Table) -> str:
     return table.column(table.key).attr if table.key else "name"
 
 
-def _cell(col: Column, value: Any) -> Any:
-    kind = col.kind
-    if kind is Kind.FLAG:
-        return "yes" if value else ""
-    if kind in (Kind.NAMES, Kind.REFS):
-        return ", ".join(value)
-    if kind is Kind.DECIMAL:
-        return values.number_cell(value)
-    return value
+def _column_cells(col: Column, objects: list[Any]) -> list[Any]:
+    """One column's cells from the objects' attribute, as the sheet writes them."""
+    got = list(map(operator.attrgetter(col.attr), objects))
+    if col.kind is Kind.FLAG:
+        return ["yes" if v else "" for v in got]
+    if col.kind in (Kind.NAMES, Kind.REFS):
+        return [", ".join(v) for v in got]
+    if col.kind is Kind.DECIMAL:
+        return [values.number_cell(v) for v in got]
+    return got
 
 
 def write_rows(table: Table, before: pd.DataFrame, objects: list[Any],
@@ -205,19 +207,19 @@ def write_rows(table: Table, before: pd.DataFrame, objects: list[Any],
     columns the sheet lacks are filled in too; stores do not write them.
     """
     fields = {f.name for f in dataclasses.fields(table.entity)} if table.entity else set()
-    columns = {c.name: [_cell(c, getattr(o, c.attr)) for o in objects]
-               for c in table.columns
+    columns = {c.name: _column_cells(c, objects) for c in table.columns
                if c.owned and c.attr in fields and c.name not in (extra or {})}
     columns.update(extra or {})
     out = before.copy()
-    placed = [i for i, o in enumerate(objects) if o.row]
-    where = out.index.get_indexer([objects[i].row for i in placed])
+    rows = [o.row for o in objects]
+    new = [i for i, row in enumerate(rows) if not row]
+    placed = [i for i, row in enumerate(rows) if row] if new else range(len(rows))
+    where = out.index.get_indexer([rows[i] for i in placed] if new else rows)
     for name, cells in columns.items():
         column = out[name].to_numpy(dtype=object, copy=True) if name in out.columns \
             else pd.Series([None] * len(out), dtype=object).to_numpy()
-        column[where] = [cells[i] for i in placed]
+        column[where] = [cells[i] for i in placed] if new else cells
         out[name] = column
-    new = [i for i, o in enumerate(objects) if not o.row]
     if not new:
         return out
     start = int(max(out.index)) + 1 if len(out) else 2

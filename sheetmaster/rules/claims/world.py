@@ -110,13 +110,10 @@ class ClaimsWorld:
                 setattr(p, r, p.resources.get(r, 0))
             p.other_resources = _special_text(p.resources)
             p.territories = self.count[p.name]
-        territories = before.tables[TERRITORIES.tab].copy()
-        territories["owner"] = pd.Series([t.owner for t in self.territories.values()],
-                                         index=[t.row for t in self.territories.values()],
-                                         dtype=object)
         for o in self.outcomes:
             o.turn = before.turn
-        return {TERRITORIES.tab: territories,
+        return {TERRITORIES.tab: write_rows(TERRITORIES, before.tables[TERRITORIES.tab],
+                                            list(self.territories.values())),
                 PLAYERS.tab: write_rows(PLAYERS, before.tables[PLAYERS.tab], players),
                 WAR_RESULTS.tab: write_rows(WAR_RESULTS, before.tables[WAR_RESULTS.tab],
                                             self.outcomes)}

@@ -62,13 +62,14 @@ class _Refs:
             return ()
         parts = cell.split(",") if ";" not in cell and "\n" not in cell else \
             values.name_list(cell)
-        out = []
+        exact, out = self.exact, []
         for part in parts:
             part = part.strip()
-            if part:
+            found = exact(part)  # the common case: a name as its tab writes it
+            if found is None and part:
                 found = self.one(row, part)
-                if found:
-                    out.append(found)
+            if found:
+                out.append(found)
         return tuple(out)
 
 
@@ -154,16 +155,18 @@ def check_both_sides(table: Table, objects: Iterable[Any], problems: Problems) -
     if not columns:
         return
     key = _key_attr(table)
-    by_name = {getattr(o, key): o for o in objects}
+    objects = list(objects)
+    names = [getattr(o, key) for o in objects]
     for col in columns:
-        attr = col.attr
-        for name, obj in by_name.items():
-            for other in getattr(obj, attr):
+        links = dict(zip(names, map(operator.attrgetter(col.attr), objects)))
+        for name, obj in zip(names, objects):
+            for other in links[name]:
+                if name in links[other] and other != name:
+                    continue
                 if other == name:
                     problems.add(table.tab, obj.row, col.name, f"'{name}' cannot border itself")
-                    continue
-                there = by_name[other]
-                if name not in getattr(there, attr):
+                else:
+                    there = objects[names.index(other)]
                     problems.add(table.tab, obj.row, col.name,
                                  f"'{name}' lists '{other}', but '{other}' (row {there.row}) "
                                  f"does not list '{name}' in its {col.name}")

@@ -9,19 +9,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import pandas as pd
 
 from sheetmaster.decisions import ANSWER, DECISIONS, Decisions
 from sheetmaster.decks import DECKS, Deck, DeckRow
+from sheetmaster.dice import Dice
 from sheetmaster.entities import load_rows, write_rows
 from sheetmaster.model import GameState
 from sheetmaster.schema import Problems, Table
 from sheetmaster.timers import TIMERS, Timers
 
-if TYPE_CHECKING:
-    from sheetmaster.ruleset import Context
+
+class Context(Protocol):
+    """What the lasting tabs use of the phase context (and give it)."""
+
+    dice: Dice
+    timers: Timers | None
+    decisions: Decisions | None
+    decks: Lasting | None
+
+    def emit(self, player: str, kind: str, text: str, audience: str = ...) -> None: ...
 
 #: what a ruleset may name in ``Ruleset.lasting``.
 USE_TIMERS, USE_DECISIONS, USE_DECKS = "timers", "decisions", "decks"

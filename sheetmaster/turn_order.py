@@ -18,13 +18,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Any, Protocol
 
 from sheetmaster import values
+from sheetmaster.model import Order
 
-if TYPE_CHECKING:
-    from sheetmaster.model import Order
-    from sheetmaster.ruleset import Context
+
+class Context(Protocol):
+    """What a turn order asks of the phase context."""
+
+    world: Any
+
+    def all_orders(self) -> list[Order]: ...
+
+    def setting(self, name: str) -> Any: ...
 
 
 class TurnOrder(Protocol):

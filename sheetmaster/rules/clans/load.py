@@ -12,6 +12,7 @@ from sheetmaster.values import Names
 from . import data
 from .effects import advisor_slots
 from .tables import ADVISORS, ARMIES, CLANS, INDEPENDENTS, OFFERED, PROVINCES, Clan, Province
+from .tabs_out import clan_counts
 from .world import ClansWorld, sea_node
 
 _MINE = re.compile(r"^(?P<name>.*?)\s*\((?P<resource>[^)]*)\)\s*$")
@@ -20,7 +21,7 @@ _TIMES = re.compile(r"^(?P<name>.*?)\s*x\s*(?P<n>[0-9])$", re.I)
 
 def build_world(loaded, problems: Problems) -> ClansWorld:
     """The world from the tabs' rows, with the checks only the clans game needs."""
-    world = ClansWorld(turn=loaded.state.turn)
+    world = ClansWorld(turn=loaded.state.turn, counts=clan_counts)
     world.province_names = loaded.names[PROVINCES.tab]
     world.map = MapGraph.from_rows(world.provinces, {LAND: "borders"})
     rows = loaded.rows

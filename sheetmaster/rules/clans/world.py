@@ -6,6 +6,7 @@ Provinces and clans keep their rows; the Armies and Advisors tabs are rewritten 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -64,6 +65,8 @@ class ClansWorld:
     army_rows: list[Army] = field(default_factory=list)
     #: clan -> provinces it holds, in the order taken.
     holdings: Holdings = field(default_factory=Holdings)
+    #: (world, clans) -> the Clans tab's derived columns (set by the loader: tabs_out).
+    counts: Callable[[ClansWorld, list[Clan]], dict[str, list]] | None = None
     #: province -> armies standing in it.
     at: dict[str, list[Army]] = field(default_factory=dict)
     province_names: Names = field(default_factory=lambda: Names(()))
@@ -177,12 +180,10 @@ class ClansWorld:
 
     # -- back to tables -------------------------------------------------------------------
     def to_tables(self, before: GameState) -> dict[str, pd.DataFrame]:
-        from .tabs_out import clan_counts
-
         clans, provinces = list(self.clans.values()), list(self.provinces.values())
         return {
             CLANS.tab: write_rows(CLANS, before.tables[CLANS.tab], clans,
-                                  clan_counts(self, clans)),
+                                  self.counts(self, clans) if self.counts else None),
             PROVINCES.tab: write_rows(PROVINCES, before.tables[PROVINCES.tab], provinces, {
                 "improvements": [p.improvements_text() for p in provinces]}),
             ARMIES.tab: write_rows(ARMIES, before.tables[ARMIES.tab], self.army_rows),

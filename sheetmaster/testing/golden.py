@@ -9,6 +9,7 @@ Format (every key but ``rule``, ``tables`` and ``expect`` is optional)::
     tables: {Players: [{player: Avalon, gold: 3}], Territories: [...], ...}
     orders: [{player: Avalon, order: claim neutral territory, territory: Tintagel}]
     dice: [4, 2]            # scripted d6 values, in the order they are rolled; all must be used
+    draws: {"interregnum France": 1, "deck Events": [Flood, War]}   # draws scripted by name
     drop_columns: {Players: [armies]}   # take columns out of the tabs (broken-sheet cases)
     expect:
       results: [applied, {status: rejected, reason: "not enough gold"}]   # one per order row
@@ -72,7 +73,7 @@ def run_case(case: GoldenCase, state: GameState | None = None) -> TurnResult | N
     through a store. Returns the result (None for a case whose state must be refused).
     """
     expect = case.data["expect"]
-    dice = ScriptedDice(case.data.get("dice") or [])
+    dice = ScriptedDice(case.data.get("dice") or [], named=case.data.get("draws"))
     state = state if state is not None else case.state()
     if "error" in expect:
         try:

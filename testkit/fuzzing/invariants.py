@@ -123,12 +123,13 @@ def turn_violations(ruleset: Ruleset, result: TurnResult) -> TurnCheck:
              if values.fold(values.text(k)) == "turn"]
     if turns != [turn + 1] or result.after.meta.get("turn") != turn + 1:
         bad(f"turn {turn}: the Game tab's turn is {turns}, not [{turn + 1}]")
-    # the Log: old rows kept, one new row per event
+    # the Log: old rows kept, one new row per public event (the others go to reports)
     log_before, log_after = result.before.tables[LOG_TAB], result.after.tables[LOG_TAB]
     new_log = log_after.loc[[r for r in log_after.index if r not in set(log_before.index)]]
-    if len(new_log) != len(result.events) or list(log_after.index[:len(log_before)]) != \
+    public = sum(e.public for e in result.events)
+    if len(new_log) != public or list(log_after.index[:len(log_before)]) != \
             list(log_before.index):
-        bad(f"turn {turn}: {len(new_log)} new Log rows for {len(result.events)} events")
+        bad(f"turn {turn}: {len(new_log)} new Log rows for {public} public events")
     if [e.seq for e in result.events] != list(range(1, len(result.events) + 1)):
         bad(f"turn {turn}: events are not numbered 1..n")
     for e in result.events:
@@ -149,8 +150,9 @@ def _state_tab_violations(table: Table, result: TurnResult) -> list[str]:
     old_rows = before.index.tolist()
     if after.index.tolist()[:len(old_rows)] != old_rows:
         return [f"turn {result.turn}: tab {table.tab!r} lost or moved rows"]
-    if table.key and len(after) != len(before):
-        out.append(f"turn {result.turn}: tab {table.tab!r} gained rows")
+    if table.key and len(after) != len(before) and not table.column(table.key).owned:
+        out.append(f"turn {result.turn}: tab {table.tab!r} gained rows (its rows are the "
+                   "GM's: sheetmaster does not write its key column)")
     owned = {c.name for c in table.columns if c.owned}
     for column in before.columns:
         if column in owned:

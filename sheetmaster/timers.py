@@ -163,10 +163,12 @@ class Timers:
         """Record a further payment (an instalment) toward the process."""
         timer.paid += Decimal(amount)
 
-    def cancel(self, timer: Timer, why: str, refund_share: Decimal | int = 0) -> Decimal:
-        """Stop the process; returns the refund (``refund_share`` of what was paid), which
-        the rules give back to its owner."""
-        refund = timer.paid * Decimal(refund_share)
+    def cancel(self, timer: Timer, why: str, refund_share: Decimal | int = 0, *,
+               refund: Decimal | int | None = None) -> Decimal:
+        """Stop the process; returns the refund (``refund_share`` of what was paid, or the
+        ``refund`` the rules worked out, e.g. half rounded down), which the rules give back
+        to its owner."""
+        refund = timer.paid * Decimal(refund_share) if refund is None else Decimal(refund)
         timer.status, timer.note = CANCELLED, f"cancelled on turn {self.turn}: {why}"
         self.emit(timer.owner, "timer cancelled",
                   f"{timer.subject} cancelled: {why}; refund {values.number_cell(refund)} of "

@@ -93,6 +93,17 @@ def test_a_paused_timer_does_not_count_down_and_a_cancelled_one_refunds():
                for e in cancelled.events)
 
 
+def test_a_cancelled_timer_refunds_what_the_rules_work_out():
+    """A rule that refunds half rounded down gives the amount itself."""
+    from sheetmaster.timers import RUNNING, Timer, Timers
+
+    timer = Timer("T1", "fort", "Stark", "A", 1, 2, 1, 3, Decimal(41), RUNNING, "", "")
+    lines = []
+    timers = Timers(2, [timer], lambda *a, **k: lines.append(a[2]))
+    assert timers.cancel(timer, "occupied", refund=41 // 2) == 20
+    assert "refund 20 of 41 paid" in lines[0] and timer.status == "cancelled"
+
+
 def occupy(ctx) -> None:
     """'pay' starts an open-ended occupation of A (it lasts until the rules end it); 'cut'
     ends it; it is never due however many turns pass."""

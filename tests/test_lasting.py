@@ -117,6 +117,18 @@ def occupy(ctx) -> None:
         ctx.resolve(order, Status.APPLIED, "liberated")
 
 
+def test_a_timers_tab_without_a_column_is_refused_naming_it():
+    """Was: AssertionError from loading the rows, instead of the missing column's problem."""
+    from sheetmaster.schema import StateError
+
+    rules = fort_rules()
+    game = state(rules, tables={"Timers": timers(play(rules, [
+        {"player": "Stark", "order": "pay", "amount": 3}]))})
+    game.tables["Timers"] = game.tables["Timers"].drop(columns=["paid"])
+    with pytest.raises(StateError, match="tab 'Timers', row 1, column 'paid'"):
+        resolve(rules, game, seed=1)
+
+
 def test_an_open_ended_timer_has_no_due_turn_and_lasts_until_the_rules_end_it():
     rules = ruleset(Phase("o", "occupation", occupy, orders=("pay", "cut")),
                     lasting=("timers",))

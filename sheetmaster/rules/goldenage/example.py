@@ -335,6 +335,8 @@ def _orders() -> list[dict[str, Any]]:
         {"player": FR, "order": "muster-infantry", "province": "Lyon"},
         {"player": FR, "order": "march", "unit": "France Infantry 1", "to": "Alsace"},
         {"player": FR, "order": "construct-railroad", "province": "Lyon", "to": "Marseille"},
+        {"player": FR, "order": "construct-port", "province": "Normandy",
+         "sea zone": "English Channel"},
         {"player": GB, "order": "move", "unit": "Britain Warship 2",
          "path": "English Channel, Bay of Biscay"},
         {"player": GB, "order": "move", "unit": "Britain Battleship 1",
@@ -361,4 +363,7 @@ def _orders() -> list[dict[str, Any]]:
          "path": "Eastern Mediterranean"},
         {"player": OT, "order": "upgrade-province", "province": "Egypt"},
         {"player": OT, "order": "succession", "name": "Abdulaziz I"},
+        {"player": OT, "order": "loan", "deal": "L2", "nation": AU, "amount": 40, "repay": 15,
+         "seasons": 3},
+        {"player": AU, "order": "accept-agreement", "deal": "L2"},
     ]

@@ -115,7 +115,6 @@ def _check_province(world: GoldenWorld, province, nations: Names, problems: Prob
             problems.add(PROVINCES.tab, province.row, "occupied by",
                          f"{found} owns '{province.name}'; it cannot occupy it too")
         province.occupied_by = found or ""
-    province.title = province.title or province.name
 
 
 def _check_building(world: GoldenWorld, building, problems: Problems) -> None:
@@ -137,7 +136,6 @@ def _check_building(world: GoldenWorld, building, problems: Problems) -> None:
         problems.add(BUILDINGS.tab, building.row, "type", f"'{building.province}' has a "
                      f"{building.type} already; only one {building.type} per province")
     building.state = building.state or data.ACTIVE
-    building.title = building.title or building.name
 
 
 def _check_unit(world: GoldenWorld, unit: Unit, ids: dict[str, Unit],

@@ -91,6 +91,10 @@ def _build(name: str, text: str, province: str = "Paris", **kw) -> OrderKind:
     return _kind(name, (PROVINCE,), text, {"province": province}, **kw)
 
 
+#: two rows alike are two units or buildings, not a double post.
+REPEATABLE = {"repeatable": True}
+
+
 ORDER_KINDS = (
     _kind(DEPLOY, (Field("resource"), PROVINCE, Field("sea zone", names="sea zone",
                                                       required=False)),
@@ -152,19 +156,21 @@ ORDER_KINDS = (
           "A ship blockades its sea zone, or the port of 'province' in it (1 action; no "
           "movement after).", {"unit": "FR-W1"}),
     # -- economic -------------------------------------------------------------------------
-    _build(MUSTER_INFANTRY, "Muster Infantry at your capital or a Military Academy."),
-    _build(MUSTER_CONSCRIPTS, "Muster Conscripts in a core province."),
-    _build(BUILD_ARTILLERY, "A Factory in the province builds one Artillery (one at a time)."),
-    _build(BUILD_WARSHIP, "Build a Warship at the province's Port.", "Brest"),
+    _build(MUSTER_INFANTRY, "Muster Infantry at your capital or a Military Academy.", **REPEATABLE),
+    _build(MUSTER_CONSCRIPTS, "Muster Conscripts in a core province.", **REPEATABLE),
+    _build(BUILD_ARTILLERY, "A Factory in the province builds one Artillery (one at a time).",
+           **REPEATABLE),
+    _build(BUILD_WARSHIP, "Build a Warship at the province's Port.", "Brest", **REPEATABLE),
     _build(BUILD_BATTLESHIP, "Build a Battleship at a level 4 Port (2 per nation at most).",
-           "Brest"),
-    _build(BUILD_SUBMARINE, "Build a Submarine at the province's Port.", "Brest"),
+           "Brest", **REPEATABLE),
+    _build(BUILD_SUBMARINE, "Build a Submarine at the province's Port.", "Brest", **REPEATABLE),
     _kind(BUILD_PORT, (PROVINCE, Field("sea zone", names="sea zone")),
           "Build a Port in the province, opening onto an adjacent sea zone (1 per province).",
           {"province": "Brest", "sea zone": "Biscay"}),
     _build(UPGRADE_PORT, "Raise the province's Port by one level.", "Brest"),
-    _build(BUILD_FACTORY, "Build a Factory (at most economic value / 3, rounded up)."),
-    _build(BUILD_ACADEMY, "Build a Military Academy (musters Infantry)."),
+    _build(BUILD_FACTORY, "Build a Factory (at most economic value / 3, rounded up).",
+           **REPEATABLE),
+    _build(BUILD_ACADEMY, "Build a Military Academy (musters Infantry).", **REPEATABLE),
     _build(BUILD_FORT, "Build a Fort (1 per province); an entrenched Infantry must stay in "
            "the province until it is done, or it is cancelled with half refunded."),
     _build(MOTHBALL_FORT, "Mothball the province's Fort: no upkeep, no defence."),

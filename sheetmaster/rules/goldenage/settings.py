@@ -136,7 +136,16 @@ SETTINGS_TAB = Table("Settings", (
 
 def number(ctx: Context, item: str, level: int, column: str) -> Any:
     """A number from the Settings tab: the row for ``item`` at ``level``, else its row with
-    a blank level (every level); a blank cell or a missing row stops the turn."""
+    a blank level (every level); a blank cell or a missing row stops the turn. Read once a
+    turn (a season asks for the same numbers thousands of times)."""
+    cache = ctx.world.settings_cache
+    key = (item, level, column)
+    if key not in cache:
+        cache[key] = _number(ctx, item, level, column)
+    return cache[key]
+
+
+def _number(ctx: Context, item: str, level: int, column: str) -> Any:
     table = ctx.settings_table(SETTINGS_TAB.tab)
     for lvl in (level, 0):
         if table.has(item, lvl):
@@ -154,12 +163,8 @@ def number(ctx: Context, item: str, level: int, column: str) -> Any:
 
 def has_number(ctx: Context, item: str, level: int, column: str) -> bool:
     """Whether the Settings tab gives this number (without stopping the turn)."""
-    table = ctx.settings_table(SETTINGS_TAB.tab)
-    for lvl in (level, 0):
-        if table.has(item, lvl):
-            try:
-                table.get(item, lvl, column=column)
-                return True
-            except MissingSetting:
-                return False
-    return False
+    try:
+        number(ctx, item, level, column)
+    except MissingSetting:
+        return False
+    return True

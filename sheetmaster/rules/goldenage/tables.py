@@ -214,8 +214,8 @@ PROVINCES = Table("Provinces", (
            bind="title"),
     Column("owner", Kind.REF, "the nation owning it; blank = neutral", owned=True,
            ref="Nations", none_words=NEUTRAL_WORDS),
-    Column("controller", Kind.REF, "the nation exerting dominant influence (the GM's, p.16)",
-           ref="Nations", none_words=NEUTRAL_WORDS),
+    Column("controller", Kind.REF, "the nation exerting dominant influence (p.16; the GM's, "
+           "and a puppet's master)", owned=True, ref="Nations", none_words=NEUTRAL_WORDS),
     Column("core", Kind.FLAG, "a core province of its owner", owned=True),
     Column("overseas", Kind.FLAG, "overseas (the GM's)"),
     Column("deep africa", Kind.FLAG, "Deep Africa (the GM's)"),

@@ -68,23 +68,24 @@ class GoldenWorld:
     classifications: dict[str, str] = field(default_factory=dict)
     #: the turn's plans and outcomes, handed from phase to phase.
     turn_state: Any = None
+    #: (item, level, column) -> the Settings tab's number, read once a turn.
+    settings_cache: dict[tuple[str, int, str], Any] = field(default_factory=dict)
     _unit_names: Names | None = None
+    _names: dict[str, Names] | None = None
     _keys: set[str] = field(default_factory=set)
     _buildings_at: dict[str, list[Building]] = field(default_factory=dict)
     _rails_at: dict[str, list[Railroad]] = field(default_factory=dict)
 
     # -- lookups for reading orders -------------------------------------------------------
     def names(self) -> dict[str, Names]:
+        """Name lookups by category; units' are made again after units come and go."""
+        if self._names is None:
+            self._names = {"player": Names(self.nations), "province": Names(self.provinces),
+                           "sea zone": Names(self.seas), "canal": Names(self.canals)}
         if self._unit_names is None:
             self._unit_names = Names(self.units)
-        return {
-            "player": Names(self.nations),
-            "province": Names(self.provinces),
-            "sea zone": Names(self.seas),
-            "unit": self._unit_names,
-            "canal": Names(self.canals),
-            "agreement": Names(self.agreements),
-        }
+        return {**self._names, "unit": self._unit_names,
+                "agreement": Names(self.agreements)}
 
     def emails(self) -> dict[str, str]:
         return {n.name: n.email for n in self.nations.values() if n.email}
@@ -92,7 +93,9 @@ class GoldenWorld:
     def unit(self, text: str) -> Unit | None:
         found = self.units.get(text)
         if found is None:
-            name = self.names()["unit"].get(text)
+            if self._unit_names is None:
+                self._unit_names = Names(self.units)
+            name = self._unit_names.get(text)
             found = self.units.get(name) if name else None
         return found
 
@@ -245,7 +248,7 @@ class GoldenWorld:
 
     def remove(self, unit: Unit, why: str) -> list[Unit]:
         """The unit is no more (its row stays, marked gone); so is its cargo. Returns every
-        unit removed."""
+        unit removed (name the cargo in the log line that says why)."""
         removed = [unit]
         for cargo in list(unit.cargo):
             removed += self.remove(self.units[cargo], f"lost with {unit.name}: {why}")

@@ -32,7 +32,7 @@ def administer(ctx: Context) -> None:
         name = order.fields["name"]
         if province is None:
             continue
-        old, province.title = province.title, name
+        old, province.title = province.title or province.name, name
         ctx.emit(order.player, "renamed", f"{province.name} ({old}) is now called {name}")
         ctx.resolve(order, Status.APPLIED, f"{province.name} renamed {name}")
     for order in ctx.orders(SUCCESSION):

@@ -70,8 +70,12 @@ def capture_equipment(ctx: Context) -> None:
             continue
         for ship in [s for s in world.here(where) if s.at_sea and s.nation != victor and
                      s.nation and (world.at_war(victor, s.nation))]:
-            for cargo in list(ship.cargo):
-                world.remove(world.units[cargo], f"captured with {ship.name} in {where}")
+            lost = [world.units[c] for c in ship.cargo]
+            for cargo in lost:
+                world.remove(cargo, f"captured with {ship.name} in {where}")
+            if lost:
+                ctx.emit(ship.nation, "captured", f"{', '.join(u.name for u in lost)}, aboard "
+                         f"{ship.name}, are lost with it")
             _capture(ctx, ship, victor, where)
 
 

@@ -7,8 +7,6 @@ completed will be placed on the map at the Port from which they were constructed
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from sheetmaster.ruleset import Context
 from sheetmaster.timers import Timer
 
@@ -50,7 +48,7 @@ def _check(ctx: Context, timer: Timer) -> None:
     province = timer.details.get("province", "")
     if timer.kind == CONSTRUCTION and timer.details.get("what") == data.FORT and \
             not entrenched_infantry(world, timer.owner, province):
-        _refund(ctx, timer, "no entrenched Infantry stayed in the province", Decimal(1) / 2)
+        _refund(ctx, timer, "no entrenched Infantry stayed in the province")
     elif timer.kind == FORT_REACTIVATION and not entrenched_infantry(world, timer.owner,
                                                                      province):
         ctx.timers.cancel(timer, "no Infantry stayed entrenched in the province")
@@ -87,8 +85,9 @@ def _integration_season(ctx: Context, timer: Timer) -> None:
     treasury(ctx, nation, f"paid {payment} for the integration of {where}")
 
 
-def _refund(ctx: Context, timer: Timer, why: str, share: Decimal) -> None:
-    refund = int(ctx.timers.cancel(timer, why, share))
+def _refund(ctx: Context, timer: Timer, why: str) -> None:
+    """Cancel with half of what was paid refunded, rounded down (digest F15)."""
+    refund = int(ctx.timers.cancel(timer, why, refund=int(timer.paid) // 2))
     nation = ctx.world.nations.get(timer.owner)
     if nation is not None and refund:
         nation.currency += refund
@@ -100,13 +99,12 @@ def _production(ctx: Context, timer: Timer) -> None:
     where, kind = timer.details["province"], timer.details["what"]
     nation = world.nations[timer.owner]
     if world.provinces[where].holder != nation.name:
-        _refund(ctx, timer, f"{where} is no longer held", Decimal(1) / 2)
+        _refund(ctx, timer, f"{where} is no longer held")
         return
     names = []
     for _ in range(int(timer.details.get("count", "1"))):
         unit = world.add_unit(Unit(world.new_unit_id(nation.name, kind), nation.name, kind,
                                    nation.tech, where, (), 0, "", "", ""))
-        unit.title = unit.name
         names.append(unit.name)
     ctx.timers.complete(timer, f"{', '.join(names)} ready in {where}")
 

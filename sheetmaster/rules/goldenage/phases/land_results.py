@@ -250,8 +250,6 @@ def _fight_in_place(ctx: Context, field: Battlefield, where: str, a: str, units_
         ctx.emit(a, "battle", f"{text}: neither side prevails")
         return
     winner, loser, lost = (a, b, units_b) if sa > sb else (b, a, units_a)
-    ctx.emit(winner if winner in world.nations else loser, "battle",
-             f"{text}: {winner} prevails")
     state = turn_state(ctx)
     gone, kept = [], []
     for unit in lost:
@@ -262,6 +260,8 @@ def _fight_in_place(ctx: Context, field: Battlefield, where: str, a: str, units_
             gone.append(unit.name)
         else:
             kept.append(unit.name)
+    ctx.emit(winner if winner in world.nations else loser, "battle",
+             f"{text}: {winner} prevails" + (f"; {', '.join(gone)} destroyed" if gone else ""))
     if kept:
         state.defeated.setdefault(where, (winner, []))[1].extend(kept)
     province = world.provinces[where]

@@ -34,10 +34,9 @@ def fight_at_sea(ctx: Context) -> None:
     """Every sea zone where hostile ships stand sees a battle between each pair of hostile
     nations there; then ships act where they ended (landings, supply, support, blockade)."""
     world: GoldenWorld = ctx.world
-    rows = {u.name: i for i, u in enumerate(world.unit_rows)}
     for zone in world.seas:
         ships = sorted((s for s in world.ships_in_zone(zone) if s.nation and not s.abandoned),
-                       key=lambda s: rows[s.name])
+                       key=_row)
         sides = list(dict.fromkeys(s.nation for s in ships))
         for i, a in enumerate(sides):
             for b in sides[i + 1:]:
@@ -105,18 +104,23 @@ def _defeat(ctx: Context, zone: str, fleet: list[Unit]) -> None:
     world: GoldenWorld = ctx.world
     plans = turn_state(ctx).ships
     lost = int(ctx.setting(SHIPS_LOST))
-    rows = {u.name: i for i, u in enumerate(world.unit_rows)}
     ranked = sorted(fleet, key=lambda s: (int(number(ctx, s.type, s.tech, STRENGTH)),
-                                          -rows[s.name]))
+                                          -_row(s)))
     for ship in ranked[:lost]:
-        world.remove(ship, f"sunk in {zone}")
+        lost = world.remove(ship, f"sunk in {zone}")
         if ship.name in plans:
             plans[ship.name].sunk = True
-        ctx.emit(ship.nation, "sunk", f"{ship.name} ({ship.type}) was sunk in {zone}")
+        aboard = f", with {', '.join(u.name for u in lost[1:])} aboard" if lost[1:] else ""
+        ctx.emit(ship.nation, "sunk", f"{ship.name} ({ship.type}) was sunk in {zone}{aboard}")
     for ship in [s for s in fleet if s.alive]:
         if ship.name in plans:
             plans[ship.name].retreated = True
         _retreat(ctx, ship, zone)
+
+
+def _row(ship: Unit) -> int:
+    """Where the ship's row is: new units (row 0) come after every row of the tab."""
+    return ship.row or 10**9
 
 
 def _retreat(ctx: Context, ship: Unit, zone: str) -> None:

@@ -66,8 +66,11 @@ class ShipPlan:
 
 def read_naval_orders(ctx: Context) -> None:
     """Every naval order is checked and planned; embarking happens now, from where each ship
-    starts; a ship in port with no move lands troops in its port now ("in port")."""
+    starts; a ship in port with no move lands troops in its port now ("in port"). Last
+    season's blockades are lifted: this season's are settled in step 6."""
     plans = turn_state(ctx).ships
+    for building in ctx.world.buildings:
+        building.blockaded = False
     for order in ctx.orders(ATTACK):
         plan = _plan(ctx, order, plans)
         if plan is not None:
@@ -113,6 +116,10 @@ def _attack(ctx: Context, order: Order, plan: ShipPlan) -> None:
     """ "The attack order specifies which (or any) Nations ... to be attacked on sight";
     naming a nation at peace puts both at war (digest F32)."""
     world: GoldenWorld = ctx.world
+    if plan.attack_order is not None:
+        ctx.resolve(order, Status.REJECTED, reasons.ORDERED_TWICE.say(
+            unit=plan.ship.name, row=plan.attack_order.row))
+        return
     words = values.name_list(order.fields["target"])
     if [values.fold(w) for w in words] == [ANY]:
         plan.attack, plan.attack_order = {ANY}, order
@@ -153,19 +160,20 @@ def _move(ctx: Context, order: Order, plan: ShipPlan) -> None:
 def parse_path(world: GoldenWorld, ship: Unit, cell: str) -> tuple[list[str], str]:
     """The path's nodes, checked step by step: adjacent sea zones, passable straits and
     canals, and at the end, optionally, a province whose port the ship enters."""
-    names = values.name_list(cell)
-    if names and values.fold(names[0]) == values.fold(ship.at) and len(names) > 1:
-        names = names[1:]  # the zone it starts in, written first: not a step
-    if not names:
+    steps = values.name_list(cell)
+    if steps and values.fold(steps[0]) == values.fold(ship.at) and len(steps) > 1:
+        steps = steps[1:]  # the zone it starts in, written first: not a step
+    if not steps:
         return [], "name at least one sea zone"
-    if len(names) == 1 and values.fold(names[0]) == values.fold(ship.at):
+    if len(steps) == 1 and values.fold(steps[0]) == values.fold(ship.at):
         return [], f"{ship.name} is in {ship.at} already"
-    seas, provinces = values.Names(world.seas), values.Names(world.provinces)
+    names = world.names()
+    seas, provinces = names["sea zone"], names["province"]
     path: list[str] = []
     here = ship.at
-    for i, text in enumerate(names):
+    for i, text in enumerate(steps):
         zone = seas.get(text)
-        last = i == len(names) - 1
+        last = i == len(steps) - 1
         if zone is None and last and provinces.get(text):
             province = provinces.get(text)
             port = world.port(province)

@@ -9,8 +9,6 @@ costs its nation half its reserve and halves its income (digest F14, F37).
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from sheetmaster.model import PRIVATE
 from sheetmaster.ruleset import Context
 
@@ -56,8 +54,8 @@ def _occupy(ctx: Context, where: str, victor: str, intent: str) -> None:
     province.occupied_by = victor
     kind = INTENT_KINDS.get(intent, OCCUPATION) if victor != data.REBELS else OCCUPATION
     turns = None if kind == OCCUPATION else data.ANNEX_SEASONS
-    timer = ctx.timers.start(kind, victor, where, turns, data={"province": where,
-                                                               "intent": intent})
+    timer = ctx.timers.start(kind, victor, where, turns,
+                             data={"province": where, **({"intent": intent} if intent else {})})
     province.occupation_timer = timer.id
     both(ctx, victor, loser, "occupation", f"{victor} occupies {where}"
          + (f" ({loser}'s)" if loser else " (neutral)")
@@ -111,7 +109,8 @@ def _refund_construction(ctx: Context, where: str) -> None:
     for timer in list(ctx.timers.find()):
         details = timer.details
         if timer.kind in BUILDS and where in (details.get("province"), details.get("to")):
-            refund = int(ctx.timers.cancel(timer, f"{where} was occupied", Decimal(1) / 2))
+            refund = int(ctx.timers.cancel(timer, f"{where} was occupied",
+                                           refund=int(timer.paid) // 2))
             nation = world.nations.get(timer.owner)
             if nation is not None and refund:
                 nation.currency += refund

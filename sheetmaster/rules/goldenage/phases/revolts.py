@@ -60,7 +60,6 @@ def _rise(ctx: Context, where: str, kind: str, count: int, against: str) -> None
     for _ in range(count):
         unit = world.add_unit(Unit(world.new_unit_id("", kind), "", kind, tech, where, (), 0,
                                    "", "", ""))
-        unit.title = unit.name
         names.append(unit.name)
     world.provinces[where].nationalist_revolt = kind == data.NATIONALIST_REBEL or \
         world.provinces[where].nationalist_revolt

@@ -94,8 +94,12 @@ def advance_season(ctx: Context) -> None:
     written from the Settings tab."""
     world: GoldenWorld = ctx.world
     for unit in [u for u in world.units.values() if u.disbanding]:
-        world.remove(unit, "disbanded")
-        ctx.emit(unit.nation, "disbanded", f"{unit.name} has disbanded", audience=PRIVATE)
+        if unit.name not in world.units:
+            continue
+        lost = world.remove(unit, "disbanded")
+        aboard = f", with {', '.join(u.name for u in lost[1:])} aboard" if lost[1:] else ""
+        ctx.emit(unit.nation, "disbanded", f"{unit.name} has disbanded{aboard}",
+                 audience=PRIVATE)
     for unit in world.unit_rows:
         if has_number(ctx, unit.type, unit.tech, CLASS):
             world.classifications[unit.name] = number(ctx, unit.type, unit.tech, CLASS)

@@ -52,7 +52,6 @@ def _place(ctx: Context, order: Order, nation: Nation, kind: str, province: str)
             return ""
         unit = world.add_unit(Unit(world.new_unit_id(nation.name, kind), nation.name, kind,
                                    nation.tech, province, (), 0, "", "", ""))
-        unit.title = unit.name
         return f"{unit.name} in {province}"
     if kind in (data.PORT, data.FORT) and world.buildings_in(province, kind):
         ctx.resolve(order, Status.REJECTED, reasons.HAS_ONE.say(province=province, what=kind))

@@ -161,5 +161,6 @@ def _recover_and_remove_abandoned(ctx: Context) -> None:
             ctx.timers.complete(timer, f"{best[0][0]} recovered the abandoned {ship.name} in "
                                        f"{ship.at}")
         elif timer.turns_left == 0:
-            world.remove(ship, "abandoned for 4 seasons")
-            ctx.timers.complete(timer, f"the abandoned {ship.name} is removed from play")
+            lost = world.remove(ship, "abandoned for 4 seasons")
+            aboard = f", with {', '.join(u.name for u in lost[1:])}" if lost[1:] else ""
+            ctx.timers.complete(timer, f"the abandoned {ship.name} is removed from play{aboard}")

@@ -102,8 +102,11 @@ def _disband_to_break_even(ctx: Context, nation: Nation, units: list[Unit]) -> N
     ranked = sorted(units, key=lambda u: (unit_upkeep(ctx, u), order[u.name]))
     _, disbanded, _ = disband_until_paid(ranked, lambda u: unit_upkeep(ctx, u), money)
     for unit in disbanded:
-        world.remove(unit, "disbanded: upkeep unpaid")
-        ctx.emit(nation.name, "disbanded", f"{unit.name} ({unit.type}) disbanded: "
+        if unit.name not in world.units:
+            continue  # went down with a ship disbanded before it
+        lost = world.remove(unit, "disbanded: upkeep unpaid")
+        aboard = f" (with {', '.join(u.name for u in lost[1:])} aboard)" if lost[1:] else ""
+        ctx.emit(nation.name, "disbanded", f"{unit.name} ({unit.type}){aboard} disbanded: "
                  f"{nation.name} could not pay its upkeep")
     if money < 0:
         for fort in reversed(forts):

@@ -1,0 +1,143 @@
+"""The goldenage ruleset end to end: the shipped workbooks, eight seasons from the command
+line and through the Google Sheets store (against the fake), the example's size, the
+nations' own reports, and the season benchmark (quick setting)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from sheetmaster import rules
+from sheetmaster.builder import build_state
+from sheetmaster.cli import main
+from sheetmaster.engine import resolve
+from sheetmaster.report import GM, player_report
+from sheetmaster.runs import Mode, run_turn
+from sheetmaster.stores.gsheets import RetryPolicy, SheetsStore
+from sheetmaster.stores.xlsx import XlsxStore
+from sheetmaster.testing.fakesheets import FakeSheetsServer
+from sheetmaster.testing.fakesheets.upload import upload_workbook
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATES = ROOT / "templates"
+BENCHMARK = ROOT / "benchmarks" / "goldenage_season.py"
+RULESET = rules.get("goldenage")
+COMPARED = ("Nations", "Provinces", "Units", "Buildings", "Railroads", "Canals", "Agreements",
+            "Timers")
+
+
+def _game(path: Path) -> dict:
+    return {r[0].value: r[1].value for r in openpyxl.load_workbook(path)["Game"].iter_rows(
+        min_row=2)}
+
+
+def _plain(state, tab: str) -> list[dict]:
+    df = state.tables[tab].astype(object).where(state.tables[tab].notna(), "")
+    return [{k: (int(v) if isinstance(v, float) and v.is_integer() else
+                 "" if v is None else v) for k, v in r.items()}
+            for r in df.to_dict("records")]
+
+
+@pytest.fixture(scope="module")
+def eight_seasons(tmp_path_factory) -> Path:
+    """The example game resolved eight times from the command line."""
+    path = tmp_path_factory.mktemp("cli") / "europe.xlsx"
+    assert main(["new", "goldenage", str(path), "--example"]) == 0
+    assert _game(path)["season"] == "Winter 1861"
+    for _ in range(8):
+        assert main(["resolve", str(path), "-q", "--force"]) == 0
+    return path
+
+
+def test_eight_seasons_in_a_row_from_the_command_line(eight_seasons):
+    game = _game(eight_seasons)
+    assert game["turn"] == 12 and game["season"] == "Winter 1863"
+    state = XlsxStore(eight_seasons).load()
+    nations = state.tables["Nations"]
+    assert len(nations) == 5 and (nations["currency"] >= 0).all()
+    log = state.tables["Log"]
+    assert set(log["turn"]) == set(range(4, 12))
+    assert {"battle", "timer done", "naval move", "map"} <= set(log["event"])
+    assert "d6" in set(log["die"])
+    assert "treasury" not in set(log["event"])  # each nation's own, not the shared sheet's
+    timers = state.tables["Timers"].set_index("timer")
+    assert timers.at["T5", "status"] == "done"  # Prussia's Factory in Saxony, due on turn 4
+    assert (eight_seasons.parent / "europe-turn-11-report.md").exists()
+
+
+def test_the_same_eight_seasons_through_the_google_sheets_store(eight_seasons, tmp_path):
+    """The fake Sheets API, driven by the real gspread client, resolves the same seasons to
+    the same tabs as the workbook (the dice come from the game's seed and the turn)."""
+    start = tmp_path / "start.xlsx"
+    assert main(["new", "goldenage", str(start), "--example"]) == 0
+    with FakeSheetsServer() as server:
+        sid = upload_workbook(server, start)
+        store = SheetsStore(sid, server.client(), retry=RetryPolicy(deadline=5))
+        for _ in range(8):
+            outcome = run_turn(store, Mode.RESOLVE, force=True)
+            assert outcome.written
+        with store.locked():
+            from_sheet = store.load()
+    from_file = XlsxStore(eight_seasons).load()
+    assert from_sheet.tables["Game"].set_index("setting").at["turn", "value"] in (12, "12")
+    for tab in COMPARED:
+        left, right = _plain(from_sheet, tab), _plain(from_file, tab)
+        assert len(left) == len(right), tab
+        for a, b in zip(left, right):
+            assert {k: str(v) for k, v in a.items() if k in b} == \
+                {k: str(b[k]) for k in a if k in b}, tab
+
+
+def test_the_blank_template_has_every_tab():
+    book = openpyxl.load_workbook(TEMPLATES / "goldenage-template.xlsx")
+    assert book.sheetnames == ["How to write orders", "Game", "Orders", "GM orders", "Nations",
+                               "Provinces", "Sea zones", "Units", "Buildings", "Railroads",
+                               "Canals", "Agreements", "Settings", "Timers", "Log"]
+    state = XlsxStore(TEMPLATES / "goldenage-template.xlsx").load()
+    settings = dict(zip(state.tables["Game"]["setting"], state.tables["Game"]["value"]))
+    assert settings["ruleset"] == "goldenage" and settings["season"] == "setup (turn 0)"
+    assert settings["turn"] == 0 and settings["land combat die"] in ("", None)
+
+
+def test_the_example_is_big_enough_and_says_its_numbers_are_its_own():
+    tables, orders, settings = RULESET.example()
+    assert len(tables["Nations"]) >= 4 and len(tables["Provinces"]) >= 40
+    assert len(tables["Sea zones"]) >= 10
+    assert any(b["type"] == "Port" for b in tables["Buildings"]) and tables["Railroads"]
+    assert any(c["state"] == "building" for c in tables["Canals"])
+    assert any(u["at"] in {s["sea zone"] for s in tables["Sea zones"]} for u in tables["Units"])
+    assert any(u.get("aboard") for u in tables["Units"])
+    assert "not the printed rulebook's" in settings["game"]
+    assert all("not the printed rulebook's" in r["help"] for r in tables["Settings"])
+
+
+def test_each_nation_sees_its_own_treasury_and_the_gm_sees_everything():
+    tables, orders, settings = RULESET.example()
+    result = resolve(RULESET, build_state(RULESET, tables, orders, settings=settings))
+    public = player_report(RULESET, result)
+    france = player_report(RULESET, result, "France")
+    gm = player_report(RULESET, result, GM)
+    for nation in ("France", "Britain", "Prussia", "Austria", "Ottoman Empire"):
+        assert f"## {nation}" in public
+    assert "income 106" in france and "income 106" in gm
+    assert "income 106" not in public
+    assert "income 106" not in player_report(RULESET, result, "Prussia")
+    assert "Prussia invaded Bohemia from Silesia" in public
+    assert "**8. Land actions and movement by foot or landship**" in public
+
+
+def test_the_season_benchmark_runs_quickly(tmp_path):
+    out = tmp_path / "season.json"
+    done = subprocess.run([sys.executable, str(BENCHMARK), "--quick", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "resolve s" in done.stdout and "peak MiB" in done.stdout
+    row = json.loads(out.read_text(encoding="utf-8"))
+    assert (row["nations"], row["provinces"]) == (6, 300)
+    assert row["applied"] > 0 and row["blocked"] > 0 and row["rejected"] > 0
+    assert row["kinds"] >= 20 and row["dice"] > 0 and row["resolve_s"] > 0

@@ -20,7 +20,15 @@ from sheetmaster.decisions import ANSWER
 from sheetmaster.dice import Dice, turn_seed
 from sheetmaster.entities import check_both_sides, check_unique, key_lookups, load_rows
 from sheetmaster.lasting import Lasting, lasting_tables
-from sheetmaster.model import Event, GameState, Order, OrderResult, Status, TurnResult
+from sheetmaster.model import (
+    PRIVATE_REASON,
+    Event,
+    GameState,
+    Order,
+    OrderResult,
+    Status,
+    TurnResult,
+)
 from sheetmaster.orders import REASON, RESULT, TURN, OrderReader, ParsedOrders
 from sheetmaster.ruleset import Context, Ruleset
 from sheetmaster.schema import Problem, Problems, StateError, Table, match_columns, validate_table
@@ -381,7 +389,7 @@ def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_r
     out = orders.copy()
     where = out.index.get_indexer([r.row for r in results])
     for col, new in ((RESULT, [r.status.value for r in results]),
-                     (REASON, [r.public_reason for r in results])):
+                     (REASON, [PRIVATE_REASON if r.secret else r.reason for r in results])):
         cells = out[col].to_numpy(dtype=object, copy=True)
         cells[where] = new
         out[col] = cells

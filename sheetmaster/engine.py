@@ -286,7 +286,7 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
             ctx.resolve(order, Status.REJECTED, reasons.NOT_RESOLVED.say())
     secret = {k.name for k in ruleset.order_kinds if k.secret}
     ordered = sorted(results.values(), key=lambda r: (r.row < 0, abs(r.row)))
-    for r in ordered:
+    for r in ordered if secret else ():
         r.secret = r.kind in secret
     after_tables = dict(state.tables)
     after_tables.update(prepared.world.to_tables(state))
@@ -331,6 +331,8 @@ def _orders_for(ruleset: Ruleset, date: Date, orders: list[Order],
     none of them; GM-only kinds come from the GM's tab alone."""
     kinds = {k.name: k for k in ruleset.order_kinds}
     setup_kinds = [k.name for k in ruleset.order_kinds if k.setup]
+    if not date.setup and not setup_kinds and not any(k.gm_only for k in kinds.values()):
+        return orders  # nothing to sort out (claims' million orders take this way)
     kept = []
     for order in orders:
         kind = kinds[order.kind]

@@ -72,11 +72,12 @@ def _pending(ctx: Context, kind: str, province: str, what: str = "") -> list:
 
 
 def _start(ctx: Context, order: Order, nation: Nation, kind: str, what: str, level: int,
-           province: str, *, count: int = 1, extra: dict | None = None) -> None:
+           province: str, *, count: int = 1, extra: dict | None = None,
+           label: str = "") -> None:
     """Pay the Settings tab's cost and start the process, due in its build seasons."""
     cost = int(number(ctx, what, level, COST)) * count
     seasons = int(number(ctx, what, level, BUILD_SEASONS))
-    label = f"{count} {what}" if count > 1 else what
+    label = label or (f"{count} {what}" if count > 1 else what)
     if not pay(ctx, order, nation, cost, f"{label} in {province}"):
         return
     timer = ctx.timers.start(kind, nation.name, f"{label} in {province}", seasons,
@@ -209,7 +210,7 @@ def _upgrade_port(ctx: Context, order: Order, nation: Nation) -> None:
                                             f"{level} Port")
         return
     _start(ctx, order, nation, PORT_UPGRADE, data.PORT, level, province.name,
-           extra={"level": level})
+           extra={"level": level}, label=f"Port upgrade to level {level}")
 
 
 def _fort(ctx: Context, order: Order, nation: Nation) -> tuple[Province | None, object]:

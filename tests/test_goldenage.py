@@ -102,6 +102,11 @@ def test_the_blank_template_has_every_tab():
     settings = dict(zip(state.tables["Game"]["setting"], state.tables["Game"]["value"]))
     assert settings["ruleset"] == "goldenage" and settings["season"] == "setup (turn 0)"
     assert settings["turn"] == 0 and settings["land combat die"] in ("", None)
+    rows = state.tables["Settings"]  # every number the rulebook withholds, to fill in
+    assert {"Infantry", "Battleship", "Port", "Fort", "Income", "Tech upgrade"} <= set(
+        rows["item"])
+    assert (rows[["cost", "upkeep", "strength", "value"]].fillna("") == "").all().all()
+    assert rows["help"].str.contains("fill in").all()
 
 
 def test_the_example_is_big_enough_and_says_its_numbers_are_its_own():
@@ -141,3 +146,55 @@ def test_the_season_benchmark_runs_quickly(tmp_path):
     assert (row["nations"], row["provinces"]) == (6, 300)
     assert row["applied"] > 0 and row["blocked"] > 0 and row["rejected"] > 0
     assert row["kinds"] >= 20 and row["dice"] > 0 and row["resolve_s"] > 0
+
+
+def test_init_lays_out_a_google_sheet_that_plays_from_setup_to_spring(monkeypatch, capsys,
+                                                                       tmp_path):
+    """``init`` on the fake Sheets API: every tab, a Settings tab listing each number to fill
+    in, then turn 0's deployment; the Spring turn stops before writing while the Infantry's
+    upkeep is blank, naming it, and resolves once the GM fills it in."""
+    monkeypatch.chdir(tmp_path)
+    with FakeSheetsServer() as server:
+        monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
+        sid = server.create_spreadsheet(title="g", sheets={"Sheet1": []})
+        assert main(["init", "--sheet", sid, "--rules", "goldenage", "-q"]) == 0
+        settings = server.values(sid, "Settings")
+        assert settings[0][-1] == "help" and settings[1][0] == "Infantry"
+        items = [row[0] for row in settings[1:]]
+        assert {"Infantry", "Warship", "Port", "Income", "Tech upgrade"} <= set(items)
+        assert all(not any(row[2:-1]) for row in settings[1:])  # numbers left to the GM
+        game = {row[0]: row[1] for row in server.values(sid, "Game")[1:]}
+        assert game["turn"] == 0 and game["season"] == "setup (turn 0)"
+        server.set_values(sid, "Nations!A2", [
+            ["France", "", "", 100, 2, "Paris", "", "", "", "", "", "Infantry x2"],
+            ["Prussia", "", "", 100, 2, "Berlin", "", "", "", "", "", "Infantry"]])
+        server.set_values(sid, "Provinces!A2", [
+            ["Paris", "", "France", "", "yes", "", "", "", 2, "", "", "", "", "", "", "", "",
+             "", "Lyon"],
+            ["Lyon", "", "France", "", "yes", "", "", "", 2, "", "", "", "", "", "", "", "",
+             "", "Paris, Berlin"],
+            ["Berlin", "", "Prussia", "", "yes", "", "", "", 2, "", "", "", "", "", "", "",
+             "", "", "Lyon"]])
+        server.set_values(sid, "Orders!A2", [
+            ["", "France", "deploy", "", "", "", "", "", "", "", "Paris", "", "Infantry"],
+            ["", "France", "deploy", "", "", "", "", "", "", "", "Lyon", "", "Infantry"],
+            ["", "Prussia", "deploy", "", "", "", "", "", "", "", "Paris", "", "Infantry"]])
+        assert main(["resolve", "--sheet", sid, "-q"]) == 0
+        orders = server.values(sid, "Orders")
+        assert [row[-2] for row in orders[1:]] == ["applied", "applied", "rejected"]
+        assert "Paris is not yours" in orders[3][-1]
+        units = server.values(sid, "Units")[1:]
+        assert [(u[0], u[4]) for u in units] == [("France Infantry 1", "Paris"),
+                                                 ("France Infantry 2", "Lyon")]
+        capsys.readouterr()
+
+        assert main(["resolve", "--sheet", sid, "-q"]) != 0  # Spring: upkeep is blank
+        err = capsys.readouterr().err
+        assert "Settings" in err and "upkeep" in err and "Infantry" in err
+        game = {row[0]: row[1] for row in server.values(sid, "Game")[1:]}
+        assert game["turn"] == 1 and game["season"] == "Spring 1861"  # nothing written
+        row = items.index("Infantry") + 2
+        server.set_values(sid, f"Settings!E{row}", [[2]])
+        assert main(["resolve", "--sheet", sid, "-q"]) == 0
+        nations = {r[0]: r[3] for r in server.values(sid, "Nations")[1:]}
+        assert nations == {"France": 96, "Prussia": 100}  # two Infantry at 2 each

@@ -34,8 +34,9 @@ def cmd_new(args: argparse.Namespace) -> int:
         turn = 2 if any(r.get("turn") for r in tables.get("War results", [])) else 1
         state = build_state(ruleset, tables, orders, turn=turn, settings=settings)
     else:
-        state = build_state(ruleset, {}, [], settings={"game": path.stem,
-                                                       "seed": secrets.token_hex(8)})
+        starters = {t.tab: t.starter_rows for t in ruleset.tables if t.starter_rows}
+        state = build_state(ruleset, starters, [], settings={"game": path.stem,
+                                                             "seed": secrets.token_hex(8)})
     write_new_workbook(ruleset, path, state)
     print(f"wrote {path}: a {'playable example' if args.example else 'blank'} "
           f"{ruleset.name} game. Open it, read the 'How to write orders' tab, and fill it in.")

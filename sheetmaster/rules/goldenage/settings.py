@@ -59,49 +59,49 @@ PRESTIGE_INCOME = "currency per prestige"
 ZOC_IMMUNE = "immune to zones of control"
 
 
-def _number(name: str, page: str, what: str, kind: Kind = Kind.WHOLE,
+def _book(name: str, page: str, what: str, kind: Kind = Kind.WHOLE,
             at_most: int | None = None) -> Setting:
     return Setting(name, f"{what} (the rulebook's {page}; no default: fill it in)", kind,
                    at_most=at_most)
 
 
 SETTINGS = (
-    _number(LAND_DIE, "p.32", "sides of the die each land unit rolls in combat"),
-    _number(NAVAL_DIE, "p.23-26", "sides of the die each fleet rolls in a naval engagement"),
-    _number(ENTRENCH_BONUS, "p.32", "strength each entrenched Infantry (and garrison unit) "
+    _book(LAND_DIE, "p.32", "sides of the die each land unit rolls in combat"),
+    _book(NAVAL_DIE, "p.23-26", "sides of the die each fleet rolls in a naval engagement"),
+    _book(ENTRENCH_BONUS, "p.32", "strength each entrenched Infantry (and garrison unit) "
             "adds when defending"),
-    _number(FORT_BONUS, "p.29", "strength an active fort adds to its owner's defence"),
-    _number(DEFENSIVE_SUPPORT, "p.20-21", "strength each defensive support adds to the "
+    _book(FORT_BONUS, "p.29", "strength an active fort adds to its owner's defence"),
+    _book(DEFENSIVE_SUPPORT, "p.20-21", "strength each defensive support adds to the "
             "supported forces in any engagement"),
-    _number(COASTAL_SUPPORT, "p.25", "strength a warship's coastal support adds in one "
+    _book(COASTAL_SUPPORT, "p.25", "strength a warship's coastal support adds in one "
             "engagement"),
-    _number(NORTHERN_PENALTY, "p.32", "strength taken from an attack into a Northern "
+    _book(NORTHERN_PENALTY, "p.32", "strength taken from an attack into a Northern "
             "province in Winter"),
-    _number(SHIPS_LOST, "p.23-26", "ships the loser of a naval battle loses before it "
+    _book(SHIPS_LOST, "p.23-26", "ships the loser of a naval battle loses before it "
             "retreats"),
-    _number(BLOCKADE_ZONE, "p.12, 25", "ships of one nation needed to blockade a sea zone"),
-    _number(BLOCKADE_PORT, "p.12, 25", "ships of one nation needed to blockade a port"),
-    _number(LAND_SUPPLY_LIMIT, "p.8", "supply penalties at which a land unit is removed"),
-    _number(CAPTURE_ARTILLERY, "p.22", "chance (0-100) an occupier captures each enemy "
+    _book(BLOCKADE_ZONE, "p.12, 25", "ships of one nation needed to blockade a sea zone"),
+    _book(BLOCKADE_PORT, "p.12, 25", "ships of one nation needed to blockade a port"),
+    _book(LAND_SUPPLY_LIMIT, "p.8", "supply penalties at which a land unit is removed"),
+    _book(CAPTURE_ARTILLERY, "p.22", "chance (0-100) an occupier captures each enemy "
             "Artillery", at_most=100),
-    _number(KILL_GENERAL, "p.21", "chance (0-100) an occupier kills each enemy General",
+    _book(KILL_GENERAL, "p.21", "chance (0-100) an occupier kills each enemy General",
             at_most=100),
-    _number(NATIONALIST_CHANCE, "p.17", "chance (0-100) each Summer that a province under "
+    _book(NATIONALIST_CHANCE, "p.17", "chance (0-100) each Summer that a province under "
             "forceful annexation revolts", at_most=100),
-    _number(NATIONALIST_REBELS, "p.17", "Nationalist Rebel units a nationalist revolt "
+    _book(NATIONALIST_REBELS, "p.17", "Nationalist Rebel units a nationalist revolt "
             "raises"),
-    _number(REACTIONARY_CHANCE, "p.18", "chance (0-100), each Summer and Winter, that a "
+    _book(REACTIONARY_CHANCE, "p.18", "chance (0-100), each Summer and Winter, that a "
             "province with reactionary unrest revolts", at_most=100),
-    _number(REACTIONARY_REBELS, "p.18", "Reactionary Rebel units a reactionary revolt "
+    _book(REACTIONARY_REBELS, "p.18", "Reactionary Rebel units a reactionary revolt "
             "raises"),
-    _number(TECH_UNREST, "p.5, 18", "chance (0-100) that each province of a nation whose "
+    _book(TECH_UNREST, "p.5, 18", "chance (0-100) that each province of a nation whose "
             "tech goes up falls into reactionary unrest", at_most=100),
-    _number(PROGRAMS_COST, "p.18", "currency the programs for displaced workers cost in one "
+    _book(PROGRAMS_COST, "p.18", "currency the programs for displaced workers cost in one "
             "province"),
-    _number(INTEGRATION_PAYMENT, "p.13-14", "currency each season of a diplomatic "
+    _book(INTEGRATION_PAYMENT, "p.13-14", "currency each season of a diplomatic "
             "integration costs"),
-    _number(CANAL_START, "p.12", "currency 'build-canal' costs to begin a canal"),
-    _number(PRESTIGE_INCOME, "p.16", "currency each prestige achievement pays once a year"),
+    _book(CANAL_START, "p.12", "currency 'build-canal' costs to begin a canal"),
+    _book(PRESTIGE_INCOME, "p.16", "currency each prestige achievement pays once a year"),
     Setting(ZOC_IMMUNE, "unit types immune to zones of control, comma-separated, or none "
             "(the rulebook's p.23-26)", default="none"),
 )
@@ -111,6 +111,46 @@ ITEM, LEVEL = "item", "level"
 COST, BUILD_SEASONS, UPKEEP, STRENGTH, DICE, ACTIONS, INCOME_COL, VALUE, CLASS = (
     "cost", "build seasons", "upkeep", "strength", "dice", "movement actions", "income",
     "value", "classification")
+
+_LAND = (COST, BUILD_SEASONS, UPKEEP, STRENGTH, DICE, CLASS)
+_SHIP = (COST, BUILD_SEASONS, UPKEEP, STRENGTH, ACTIONS, CLASS)
+_BUILT = (COST, BUILD_SEASONS)
+#: What a new game's Settings tab lists: (item, levels, the rulebook's page, the columns a
+#: turn reads). A blank level serves every level.
+STARTERS: tuple[tuple[str, tuple[int | None, ...], str, tuple[str, ...]], ...] = (
+    (data.INFANTRY, (None,), "p.20-21, 32", _LAND),
+    (data.CONSCRIPT, (None,), "p.22, 32", (*_LAND, VALUE)),
+    (data.GENERAL, (None,), "p.21, 32", _LAND),
+    (data.ARTILLERY, (None,), "p.22, 32", _LAND),
+    (data.LANDSHIP, (None,), "p.32", _LAND),
+    (data.NATIONALIST_REBEL, (None,), "p.17, 32", (STRENGTH, DICE)),
+    (data.REACTIONARY_REBEL, (None,), "p.18, 32", (STRENGTH, DICE)),
+    (data.WARSHIP, (None,), "p.23-26", _SHIP),
+    (data.BATTLESHIP, (None,), "p.24", _SHIP),
+    (data.SUBMARINE, (None,), "p.23-26", _SHIP),
+    (data.PORT, (1, 2, 3, 4), "p.27-28", (*_BUILT, INCOME_COL)),
+    (data.FACTORY, (None,), "p.28", _BUILT),
+    (data.ACADEMY, (None,), "p.26-31", _BUILT),
+    (data.FORT, (None,), "p.29", (*_BUILT, UPKEEP)),
+    (data.RAILROAD, (None,), "p.26-31", _BUILT),
+    (data.INCOME, (None,), "p.7", (VALUE,)),
+    (data.TECH_UPGRADE, (2, 3, 4, 5), "p.5", (COST,)),
+)
+
+
+def _starter_rows() -> tuple[dict[str, Any], ...]:
+    """A new game's Settings rows: every item a turn may need, its numbers blank."""
+    rows = []
+    for item, levels, page, columns in STARTERS:
+        for level in levels:
+            which = "every level; add a row per level where they differ" if level is None \
+                else f"level {level}"
+            rows.append({ITEM: item, LEVEL: level, **dict.fromkeys(columns),
+                         "help": f"the rulebook's {page}: fill in "
+                                 f"{', '.join(c + ' (optional)' * (c == CLASS) for c in columns)} "
+                                 f"({which})"})
+    return tuple(rows)
+
 SETTINGS_TAB = Table("Settings", (
     Column(ITEM, Kind.NAME, "a unit type, Port, Factory, Academy, Fort, Railroad, Income or "
            "Tech upgrade"),
@@ -131,7 +171,7 @@ SETTINGS_TAB = Table("Settings", (
     Column("help", Kind.TEXT, "notes", optional=True),
 ), help="The printed rulebook's numbers, by item and level: fill in what your game uses. "
    "A turn that needs a blank cell stops before anything is written and names it.",
-   keys=(ITEM, LEVEL))
+   keys=(ITEM, LEVEL), starter_rows=_starter_rows())
 
 
 def number(ctx: Context, item: str, level: int, column: str) -> Any:

@@ -109,5 +109,6 @@ def _report(ctx: Context, plan: ShipPlan) -> None:
         return
     ctx.emit(ship.nation, "naval move", f"{ship.name} moved {route}")
     where = f"the port of {ship.at}" if ship.at in ctx.world.provinces else ship.at
-    ctx.resolve(plan.move, Status.APPLIED, f"moved to {where} ({len(plan.path)} actions of "
-                                           f"{plan.actions})")
+    used = len(plan.path)
+    ctx.resolve(plan.move, Status.APPLIED, f"moved to {where} ({used} action"
+                                           f"{'s' * (used != 1)} of {plan.actions})")

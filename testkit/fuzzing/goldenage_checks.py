@@ -123,6 +123,9 @@ def goldenage_scenarios(ch: Chooser, pools: Pools) -> list[dict[str, Any]]:
         if ch.chance(40):
             rows.append(dict(row, **{ORDER: ch.choice(("attack", "blockade")), "unit": ship.name,
                                      "target": ch.choice(nations + ["any"])}))
+        elif land and ch.chance(40):
+            rows.append(dict(row, **{ORDER: ch.choice(("supply-coastal", "support-coastal")),
+                                     "unit": ship.name, "of": ch.choice(land).name}))
         if ship.cargo and path:
             coast = [p.name for p in world.provinces.values() if path[-1] in p.seas]
             if coast:
@@ -141,10 +144,12 @@ def goldenage_scenarios(ch: Chooser, pools: Pools) -> list[dict[str, Any]]:
     if what == 5 and provinces:
         province = ch.choice(provinces).name
         kind = ch.choice(("muster-infantry", "muster-conscripts", "construct-artillery",
-                          "construct-warship", "construct-port", "construct-factory",
+                          "construct-warship", "construct-battleship",
+                          "construct-submarine", "construct-port", "construct-factory",
                           "construct-academy", "construct-fort", "mothball-fort",
                           "reactivate-fort", "upgrade-port", "upgrade-province",
-                          "displaced-workers-programs", "move-capital", "rename-province"))
+                          "displaced-workers-programs", "move-capital", "rename-province",
+                          "establish-provisional-capital", "establish-permanent-capital"))
         out = dict(row, **{ORDER: kind, "province": province, "name": "Newtown"})
         seas = world.provinces[province].seas
         if seas:

@@ -123,8 +123,12 @@ def _defeat(ctx: Context, where: str, who: str, units: list[str], victor: Move) 
 
 
 def _order_results(ctx: Context, field: Battlefield, beaten: set[tuple[str, str]]) -> None:
-    world: GoldenWorld = ctx.world
-    state = turn_state(ctx)
+    """Every land order's status and reason, once the battles are decided."""
+    _move_results(ctx, field, beaten)
+    _support_results(ctx, field)
+
+
+def _move_results(ctx: Context, field: Battlefield, beaten: set[tuple[str, str]]) -> None:
     for move in field.moves:
         ok = field.success.get(move.key, False)
         attack = field.move_strength(move) if move.key in field._strength else None
@@ -147,6 +151,12 @@ def _order_results(ctx: Context, field: Battlefield, beaten: set[tuple[str, str]
         else:
             ctx.emit(move.nation, "march", f"{', '.join(move.units)} {verb} {move.dest}"
                      if ok else f"{', '.join(move.units)} did not reach {move.dest}: {reason}")
+
+
+def _support_results(ctx: Context, field: Battlefield) -> None:
+    """Entrenchments, supports, cuts and the warships' coastal support."""
+    world: GoldenWorld = ctx.world
+    state = turn_state(ctx)
     plan = state.land
     rows = {u.name: u for u in world.unit_rows} if plan.entrenched else {}
     for name, order in plan.entrenched.items():

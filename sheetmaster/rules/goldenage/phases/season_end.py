@@ -76,8 +76,8 @@ def collect_income(ctx: Context) -> None:
             continue
         income = value * income_per_value(ctx, nation.tech) if value else 0
         income += sum(port_income(ctx, b.level) for b in ports)
-        parts = [f"{value} economic value in {len(network)} connected provinces",
-                 f"{len(ports)} ports"]
+        parts = [f"{value} economic value in {len(network)} connected province"
+                 f"{'s' * (len(network) != 1)}", f"{len(ports)} port{'s' * (len(ports) != 1)}"]
         if nation.income_halved:
             income //= 2
             parts.append("halved: the capital is lost or provisional")

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+import yaml
 
-from sheetmaster import rules
+from sheetmaster import rules, values
 from sheetmaster.builder import build_state
 from sheetmaster.cli import main
 from sheetmaster.engine import resolve
@@ -198,3 +199,22 @@ def test_init_lays_out_a_google_sheet_that_plays_from_setup_to_spring(monkeypatc
         assert main(["resolve", "--sheet", sid, "-q"]) == 0
         nations = {r[0]: r[3] for r in server.values(sid, "Nations")[1:]}
         assert nations == {"France": 96, "Prussia": 100}  # two Infantry at 2 each
+
+
+def test_every_order_kind_has_golden_cases_where_it_is_applied_and_refused():
+    """Each order kind of the source is shown working and refused (with its reason) by some
+    golden case; a GM-only kind is shown applied from the GM orders tab."""
+    kinds = {values.fold(n): k for k in RULESET.order_kinds for n in (k.name, *k.aliases)}
+    seen: dict[str, set[str]] = {k.name: set() for k in RULESET.order_kinds}
+    for path in (ROOT / "tests" / "golden" / "goldenage").glob("*.yaml"):
+        case = yaml.safe_load(path.read_text(encoding="utf-8"))
+        results = (case.get("expect") or {}).get("results") or []
+        for order, want in zip(case.get("orders") or [], results):
+            status = want if isinstance(want, str) else want["status"]
+            seen[kinds[values.fold(order["order"])].name].add(
+                "done" if status in ("applied", "partly applied", "partial") else "refused")
+        for order in (case.get("tables") or {}).get("GM orders") or []:
+            seen[kinds[values.fold(order["order"])].name].add("done")
+    missing = {kind: {"done", "refused"} - got for kind, got in seen.items()
+               if {"done", "refused"} - got}
+    assert not missing, missing

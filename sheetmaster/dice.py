@@ -113,6 +113,33 @@ class Dice:
         return child
 
 
+class PracticeDice(Dice):
+    """Draws for a practice run (``check``): each is remembered by what it is for (its name,
+    and how many draws of that name came before), and given an earlier practice run's dice,
+    a draw made again for the same thing comes up the other way (a 2 on a d6 becomes a 5),
+    so an outcome that stays the same did not depend on it. Hidden streams are practice too."""
+
+    def __init__(self, seed: int, mirror: PracticeDice | None = None) -> None:
+        super().__init__(seed)
+        self.rolled: dict[tuple[str, int], int] = {}
+        self._counts: dict[str, int] = {}
+        self._mirror = mirror.rolled if mirror is not None else {}
+
+    def _draw(self, sides: int, name: str = "") -> int:
+        n = self._counts.get(name, 0)
+        self._counts[name] = n + 1
+        earlier = self._mirror.get((name, n))
+        if earlier is not None and 1 <= sides + 1 - earlier <= sides:
+            value = sides + 1 - earlier
+        else:
+            value = super()._draw(sides, name)
+        self.rolled[(name, n)] = value
+        return value
+
+    def hidden(self, name: str) -> Dice:
+        return self
+
+
 class ScriptedDice(Dice):
     """Draws a golden test scripts: ``named`` draws by name, the rest in order (``values``).
 

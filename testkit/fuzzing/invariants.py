@@ -200,7 +200,7 @@ def rejected_rows_are_inert(ruleset: Ruleset, raw: GameState, result: TurnResult
         cells[df.index.get_indexer(rejected)] = None
         df[column] = cells
     again = resolve(ruleset, GameState(dict(raw.tables, **{tab: df}), dict(raw.meta)),
-                    seed=seed)
+                    seed=result.seed if seed is None else seed)
     out = []
     for table in ruleset.tables:
         a, b = result.after.tables[table.tab], again.after.tables[table.tab]

@@ -72,7 +72,7 @@ def play_game(ruleset: Ruleset, raw: GameState, batches: Iterable[Any], figures:
         raw = append_orders(ruleset, raw, rows)
         figures.order_rows += len(rows)
         try:
-            result = resolve(ruleset, raw)
+            result = resolve(ruleset, raw, secret=f"fuzzed game {label} dice secret")
         except Exception as exc:
             figures.uncaught_exceptions += 1
             figures.note(f"{label} turn {pools.turn}: {type(exc).__name__}: {exc}")

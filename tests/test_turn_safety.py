@@ -1,0 +1,135 @@
+"""What players type cannot forge the report or read as the real dice; a late nightly resolves
+one turn; messages say what is true (issue 12, points 5, 6, 7 and 17)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from sheetmaster.builder import build_state
+from sheetmaster.cli import main
+from sheetmaster.engine import resolve
+from sheetmaster.exits import Exit
+from sheetmaster.fairness import SECRET_ENV
+from sheetmaster.model import Status
+from sheetmaster.report import player_report
+from sheetmaster.rules.claims import RULESET as CLAIMS
+from sheetmaster.schema import StateError
+from sheetmaster.testing.fakesheets import FakeSheetsServer
+
+SECRET = "the test game's dice secret"
+FORGERY = ("x | applied | you win |\n## Avalon wins\n![boom](http://evil.example/x.png) "
+           "[click](http://evil.example) @everyone <@1234> www.evil.example")
+
+
+def one_player_game(orders: list[dict], gold=50):
+    return build_state(CLAIMS, {"Players": [{"player": "Avalon", "gold": gold, "armies": 0}],
+                                "Territories": [{"territory": "Camelot", "owner": "Avalon"}]},
+                       orders)
+
+
+# -- point 5: report injection ----------------------------------------------------------------
+
+def test_order_text_cannot_forge_the_report():
+    state = one_player_game([{"player": "Avalon", "order": FORGERY},
+                             {"player": "Avalon", "order": "claim neutral territory",
+                              "territory": FORGERY}])
+    report = player_report(CLAIMS, resolve(CLAIMS, state, seed=1))
+    lines = report.splitlines()
+    assert [line for line in lines if line.startswith("#")] == ["# Turn 1 results",
+                                                                "## Avalon"]
+    table = [line for line in lines if line.startswith("|")]
+    assert len(table) == 2 + 2  # header, rule, one row per order: no forged row
+    assert all(line.count("|") - line.count("\\|") == 5 for line in table)
+    unescaped = re.compile(r"(?<!\\)(!\[|\]\(|<@)")  # image, link, mention markup
+    assert not unescaped.search(report)
+    assert "@everyone" not in report and "http://" not in report and "www.evil" not in report
+    assert "everyone" in report  # still readable, just harmless
+
+
+# -- point 6: check does not show practice dice as real -------------------------------------
+
+def test_check_says_an_outcome_depends_on_the_dice(tmp_path, capsys):
+    path = tmp_path / "isles.xlsx"
+    assert main(["new", "clans", str(path), "--example"]) == 0
+    assert main(["check", str(path), "-q"]) == Exit.REJECTED  # the example has bad rows
+    out = capsys.readouterr().out
+    orders = openpyxl.load_workbook(path)["Orders"]
+    header = [c.value for c in orders[1]]
+    reasons = [row[header.index("reason")] or "" for row in orders.iter_rows(min_row=2,
+                                                                            values_only=True)]
+    assert not [r for r in reasons if re.search(r"\bd(10|100|6)\b \d", r)], reasons
+    assert any("depends on the dice" in r for r in reasons)
+    assert not re.search(r"\(d100 \d+", out)
+
+
+# -- point 7: a nightly whose deadline is long past ---------------------------------------------
+
+def test_a_long_past_deadline_resolves_one_turn_and_the_next_is_in_the_future(monkeypatch,
+                                                                                capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)  # where the turn report goes
+    tables, orders, settings = CLAIMS.example()
+    settings = {k: v for k, v in settings.items() if k != "seed"}
+    state = build_state(CLAIMS, tables, orders, turn=2, settings={
+        **settings, "deadline": "2020-01-01 00:00", "timezone": "UTC",
+        "turn length (hours)": 24})
+    with FakeSheetsServer() as server:
+        sheets = {tab: [list(df.columns), *[["" if v is None else v for v in r]
+                                            for r in df.itertuples(index=False)]]
+                  for tab, df in state.tables.items()}
+        sid = server.create_spreadsheet(sheets=sheets, time_zone="UTC")
+        monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
+        monkeypatch.setenv(SECRET_ENV, SECRET)
+        for _ in range(3):
+            assert main(["nightly", "--sheet", sid, "-q"]) == 0
+        game = {row[0]: row[1] for row in server.values(sid, "Game")[1:]}
+    assert game["turn"] == 3
+    deadline = datetime.fromisoformat(game["deadline"]).replace(tzinfo=timezone.utc)
+    now = datetime.now(timezone.utc)
+    assert now < deadline and (deadline - now).total_seconds() <= 24 * 3600
+    assert deadline.strftime("%H:%M") == "00:00"  # the same time of day as before
+    out = capsys.readouterr().out
+    assert out.count("resolved turn") == 1 and out.count("nothing to do") == 2
+    assert "--force" not in out  # point 17: nightly has no --force to suggest
+
+
+# -- point 17: messages that mislead ----------------------------------------------------------
+
+@pytest.mark.parametrize(("amount", "says"), [
+    (float("nan"), "is not a number"), (float("inf"), "is not a number"),
+    ("#DIV/0!", "is not a number"), (1e308, "too large"), ("1" + "0" * 20, "too large"),
+])
+def test_an_amount_that_is_no_number_is_named_as_such(amount, says):
+    state = one_player_game([{"player": "Avalon", "order": "build armies", "amount": amount}])
+    result = resolve(CLAIMS, state, seed=1).results[0]
+    assert result.status is Status.REJECTED
+    assert says in result.reason and "filled in" not in result.reason
+
+
+@pytest.mark.parametrize(("gold", "says"), [(float("nan"), "is not a number"),
+                                            (1.7e308, "too large")])
+def test_a_state_number_that_is_no_number_stops_the_turn(gold, says):
+    with pytest.raises(StateError, match=f"tab 'Players', row 2, column 'gold'.*{says}"):
+        resolve(CLAIMS, one_player_game([], gold=gold), seed=1)
+
+
+def test_a_renamed_tab_is_named_with_the_cure_that_works():
+    state = one_player_game([])
+    state.tables["Armies and gold"] = state.tables.pop("Players")
+    with pytest.raises(StateError, match="give it back its name"):
+        resolve(CLAIMS, state, seed=1)
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    assert "run `sheetmaster init` again or restore its name" not in readme
+
+
+def test_the_turn_reads_as_a_whole_number_in_the_diff(tmp_path, capsys):
+    path = tmp_path / "g.xlsx"
+    main(["new", "claims", str(path), "--example"])
+    capsys.readouterr()
+    assert main(["resolve", str(path), "--dry-run", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "turn: 2 -> 3" in out and "2.0" not in out

@@ -26,6 +26,7 @@ from sheetmaster.stores.gsheets import LOCK_KEY, UNDO_TAB, RetryPolicy, SheetsSt
 from sheetmaster.stores.gsheets_init import plan_init, read_existing
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.identity import service_account_key
+from sheetmaster.testing.fakesheets.upload import upload_state
 
 SECRET = "the test game's dice secret"
 BOT = "nightly@game-project.iam.gserviceaccount.com"
@@ -41,12 +42,8 @@ def server():
 
 
 def upload(server, state: GameState, **kw) -> str:
-    """The game as a spreadsheet owned by the GM; cells typed (USER_ENTERED) if asked."""
-    sheets = {tab: [list(df.columns), *[["" if v is None else v for v in r]
-                                        for r in df.itertuples(index=False)]]
-              for tab, df in state.tables.items()}
-    kw.setdefault("time_zone", "UTC")
-    return server.create_spreadsheet(title="game", sheets=sheets, owner=GM, **kw)
+    """The game as a spreadsheet owned by the GM."""
+    return upload_state(server, state, owner=GM, **kw)
 
 
 def store(server, sid, user: str | None = BOT, **kw) -> SheetsStore:

@@ -20,6 +20,7 @@ from sheetmaster.report import player_report
 from sheetmaster.rules.claims import RULESET as CLAIMS
 from sheetmaster.schema import StateError
 from sheetmaster.testing.fakesheets import FakeSheetsServer
+from sheetmaster.testing.fakesheets.upload import upload_state
 
 SECRET = "the test game's dice secret"
 FORGERY = ("x | applied | you win |\n## Avalon wins\n![boom](http://evil.example/x.png) "
@@ -78,10 +79,7 @@ def test_a_long_past_deadline_resolves_one_turn_and_the_next_is_in_the_future(mo
         **settings, "deadline": "2020-01-01 00:00", "timezone": "UTC",
         "turn length (hours)": 24})
     with FakeSheetsServer() as server:
-        sheets = {tab: [list(df.columns), *[["" if v is None else v for v in r]
-                                            for r in df.itertuples(index=False)]]
-                  for tab, df in state.tables.items()}
-        sid = server.create_spreadsheet(sheets=sheets, time_zone="UTC")
+        sid = upload_state(server, state)
         monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
         monkeypatch.setenv(SECRET_ENV, SECRET)
         for _ in range(3):

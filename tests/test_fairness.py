@@ -151,3 +151,18 @@ def test_the_public_dice_keep_their_values_for_a_given_seed():
     assert seed == 12706689502907896106
     dice = Dice(seed)
     assert [dice.roll(s, "", "") for s in (6, 6, 10, 100, 3, 6, 20)] == [3, 4, 2, 42, 3, 3, 5]
+
+
+def test_a_private_roll_is_neither_told_by_the_revealed_seed_nor_shifts_the_public_dice():
+    """The seed is revealed so that anyone can replay the Log's (public) dice; a roll only one
+    player may see (a Ninja's) must not follow from it, nor move the public dice after it."""
+    from sheetmaster.model import PRIVATE
+
+    dice = Dice(turn_seed("a game's secret", 3), "the game's hidden key")
+    first = dice.roll(6, "Amana", "a battle")
+    hidden = [dice.roll(6, "Amana", "a Ninja", audience=PRIVATE) for _ in range(20)]
+    then = dice.roll(6, "Amana", "another battle")
+    replay = Dice(turn_seed("a game's secret", 3))  # what a player can do with the seed
+    assert [replay.roll(6, "", "") for _ in range(2)] == [first, then]
+    guess = Dice(turn_seed("a game's secret", 3))
+    assert [guess.roll(6, "", "") for _ in range(21)][1:] != hidden

@@ -155,6 +155,8 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
         if problems.items:
             problems.raise_if_any()
         raise
+    if not isinstance(meta.get("turn"), int):
+        problems.raise_if_any()  # an unreadable turn (said so): no timer can be read by it
     lasting = Lasting.load(ruleset.lasting, state, problems)
     problems.raise_if_any()
     settings_tables = {t.tab: SettingsTable(t, state.tables[t.tab])

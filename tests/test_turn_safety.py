@@ -131,3 +131,12 @@ def test_the_turn_reads_as_a_whole_number_in_the_diff(tmp_path, capsys):
     assert main(["resolve", str(path), "--dry-run", "-q"]) == 0
     out = capsys.readouterr().out
     assert "turn: 2 -> 3" in out and "2.0" not in out
+
+
+def test_an_unreadable_turn_is_named_not_a_crash():
+    """Found by the volume fuzz run: the lasting tabs read the turn before it was checked."""
+    state = one_player_game([])
+    game = state.tables["Game"]
+    game.loc[game["setting"] == "turn", "value"] = "zero"
+    with pytest.raises(StateError, match="tab 'Game', row \\d+, column 'value': setting 'turn'"):
+        resolve(CLAIMS, state, seed=1)

@@ -83,8 +83,10 @@ def _revealed(log: pd.DataFrame, turn: int) -> RevealedDice | None:
 
 
 def verify_turn(state: GameState, *, turn: int | None = None, before: GameState | None = None,
-                before_from: str = "", commitment_seen: str | None = None) -> Verification:
-    """Check turn ``turn`` (default: the last resolved) of the game in ``state``."""
+                before_from: str = "", commitment_seen: str | None = None,
+                secret: str | None = None) -> Verification:
+    """Check turn ``turn`` (default: the last resolved) of the game in ``state``. ``secret``
+    (the GM's): draws only some players may see can then be made again too."""
     ruleset = ruleset_of(state)
     current = game_settings(state)["turn"]
     turn = current - 1 if turn is None else turn
@@ -103,7 +105,8 @@ def verify_turn(state: GameState, *, turn: int | None = None, before: GameState 
         return report
     _replay(report, _turn_rows(log, turn), revealed.seed)
     if before is not None:
-        _re_resolve(report, ruleset, state, before, before_from, revealed, turn, current)
+        _re_resolve(report, ruleset, state, before, before_from, revealed, turn, current,
+                    secret)
     else:
         report.add(None, "the state before the turn is not at hand, so the turn was not "
                          "resolved again (give it with --before FILE)")
@@ -169,12 +172,19 @@ def _replay(report: Verification, rows: pd.DataFrame, seed: int) -> None:
 
 
 def _re_resolve(report: Verification, ruleset: Any, state: GameState, before: GameState,
-                before_from: str, revealed: RevealedDice, turn: int, current: int) -> None:
+                before_from: str, revealed: RevealedDice, turn: int, current: int,
+                secret: str | None) -> None:
     if game_settings(before)["turn"] != turn:
         report.add(False, f"the state before the turn ({before_from}) is of turn "
                           f"{game_settings(before)['turn']}, not {turn}")
         return
-    again = resolve(ruleset, before, seed=revealed.seed)
+    again = resolve(ruleset, before, seed=revealed.seed, secret=secret)
+    private = sum(1 for e in again.events if e.sides and not e.public)
+    if private and not secret:
+        report.add(None, f"turn {turn} has {private} draws only some players may see: they "
+                         f"come from the dice secret, not the revealed seed, so the turn cannot "
+                         f"be resolved again without it (the GM can: verify with the secret)")
+        return
     sheet_rows = _turn_rows(_log(state), turn)
     redone = _log(GameState({LOG_TAB: log_rows(pd.DataFrame(), turn, again.events)}, {}))
     kept = [c for c in ("phase", "player", "event", "details", "die", "roll")]
@@ -249,8 +259,9 @@ def state_before(state: GameState, turn: int, *, undo_rows: list[list[Any]] | No
         f"the undo snapshot in the '{UNDO_TAB}' tab"
 
 
-def run(args: Any, store: Any) -> int:
-    """``sheetmaster verify``: print the checks; 0 if none failed, 1 if one did."""
+def run(args: Any, store: Any, secret: str | None = None) -> int:
+    """``sheetmaster verify``: print the checks; 0 if none failed, 1 if one did. ``secret``:
+    the GM's, if at hand (players verify without it)."""
     from sheetmaster.stores.xlsx import XlsxStore, backup_path
 
     if isinstance(store, XlsxStore):
@@ -263,7 +274,7 @@ def run(args: Any, store: Any) -> int:
     before, where = state_before(state, turn, undo_rows=undo_rows, backup=backup,
                                  given=Path(args.before) if args.before else None)
     result = verify_turn(state, turn=turn, before=before, before_from=where,
-                         commitment_seen=args.commitment)
+                         commitment_seen=args.commitment, secret=secret)
     print(f"turn {result.turn}:")
     print("\n".join(result.lines()))
     if result.failed:

@@ -20,7 +20,7 @@ import pytest
 from sheetmaster.cli import main
 from sheetmaster.dice import Dice, turn_seed
 from sheetmaster.exits import Exit
-from sheetmaster.fairness import SECRET_ENV, parse_dice_line, secret_path
+from sheetmaster.fairness import SECRET_ENV, parse_dice_line, secret_path, turn_dice
 
 
 @pytest.fixture(autouse=True)
@@ -166,3 +166,30 @@ def test_a_private_roll_is_neither_told_by_the_revealed_seed_nor_shifts_the_publ
     assert [replay.roll(6, "", "") for _ in range(2)] == [first, then]
     guess = Dice(turn_seed("a game's secret", 3))
     assert [guess.roll(6, "", "") for _ in range(21)][1:] != hidden
+
+
+def test_a_turn_with_private_draws_is_verified_by_the_gm_and_not_guessed_by_players(
+        tmp_path, capsys):
+    """A Ninja's d6 is private: a player's verify replays the public dice and says the turn
+    cannot be resolved again without the secret; the GM's (with it) does so in full."""
+    from sheetmaster.rules.clans import RULESET
+    from sheetmaster.stores.xlsx_layout import write_new_workbook
+    from sheetmaster.testing.golden import load_case
+
+    case = load_case(Path(__file__).parent / "golden" / "clans" /
+                     "16-ninjas-strike-at-the-end-of-the-season.yaml")
+    game, secret = tmp_path / "ninjas.xlsx", "the GM's dice secret for the ninjas"
+    state = case.state()
+    tab = state.tables["Game"]
+    turn = int(tab.loc[tab["setting"] == "turn", "value"].iloc[0])
+    tab.loc[tab["setting"] == "dice commitment", "value"] = turn_dice(secret, turn).commitment
+    write_new_workbook(RULESET, game, state)
+    secret_path(game).write_text(secret)
+    assert main(["resolve", str(game), "-q", "--force"]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(game)]) == 0
+    assert "same sheet" in capsys.readouterr().out
+    secret_path(game).rename(tmp_path / "elsewhere")  # a player's copy: no secret
+    assert main(["verify", str(game)]) == 0
+    out = capsys.readouterr().out
+    assert "draws only some players may see" in out and "FAILED" not in out

@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sheetmaster.commands.options import game_store, sheet_options
+from sheetmaster.commands.options import dice_secret, game_store, sheet_options
 from sheetmaster.runs import Mode
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from sheetmaster import verify
 
-    return verify.run(args, game_store(args, Mode.CHECK))
+    secret = dice_secret(args, needed=False)  # the GM's, if at hand; players have none
+    return verify.run(args, game_store(args, Mode.CHECK), secret)
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:

@@ -136,8 +136,9 @@ class Dice:
 class PracticeDice(Dice):
     """Draws for a practice run (``check``): each is remembered by what it is for (its name,
     and how many draws of that name came before), and given an earlier practice run's dice,
-    a draw made again for the same thing comes up the other way (a 2 on a d6 becomes a 5),
-    so an outcome that stays the same did not depend on it. Hidden streams are practice too."""
+    a draw made again for the same thing comes up the other way (a 2 on a d6 becomes a 5; the
+    middle face of an odd die another face), so an outcome that stays the same did not
+    depend on it. Hidden streams are practice too."""
 
     def __init__(self, seed: int, mirror: PracticeDice | None = None) -> None:
         super().__init__(seed)
@@ -149,8 +150,10 @@ class PracticeDice(Dice):
         n = self._counts.get(name, 0)
         self._counts[name] = n + 1
         earlier = self._mirror.get((name, n))
-        if earlier is not None and 1 <= sides + 1 - earlier <= sides:
+        if earlier is not None and 1 <= earlier <= sides and sides > 1:
             value = sides + 1 - earlier
+            if value == earlier:  # the middle face of an odd die: another face
+                value = earlier % sides + 1
         else:
             value = super()._draw(sides, name)
         self.rolled[(name, n)] = value

@@ -190,6 +190,10 @@ def advance_game(game: pd.DataFrame, meta: dict[str, Any], seed: int,
     if meta.get("deadline_at") is not None and isinstance(hours, int) and hours > 0:
         nxt = next_deadline(meta["deadline_at"], hours, now)
         updates["deadline"] = nxt.replace(tzinfo=None).isoformat(sep=" ", timespec="minutes")
+    elif meta.get("deadline_at") is not None:
+        # The deadline was this turn's; without a turn length the next turn has none until
+        # the GM sets it (kept, it would be long past, and every nightly run would resolve).
+        updates["deadline"] = ""
     out = game.copy()
     keys = [values.fold(k) for k in out["setting"].tolist()]
     for key, value in updates.items():

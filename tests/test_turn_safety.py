@@ -12,6 +12,7 @@ import pytest
 
 from sheetmaster.builder import build_state
 from sheetmaster.cli import main
+from sheetmaster.dice import PracticeDice
 from sheetmaster.engine import resolve
 from sheetmaster.exits import Exit
 from sheetmaster.fairness import SECRET_ENV
@@ -68,6 +69,18 @@ def test_check_says_an_outcome_depends_on_the_dice(tmp_path, capsys):
     assert not re.search(r"\(d100 \d+", out)
 
 
+@pytest.mark.parametrize("sides", [2, 3, 5, 6, 7, 100])
+def test_every_mirrored_practice_die_comes_up_another_way(sides):
+    """A reason that quotes a die ('d3 for ...: 2') must change in the mirrored run, or
+    check would show a practice die as if it were real: the middle face of an odd die too."""
+    first = PracticeDice(0)
+    rolled = [first.roll(sides, "Avalon", "a search") for _ in range(200)]
+    again = PracticeDice(0, mirror=first)
+    mirrored = [again.roll(sides, "Avalon", "a search") for _ in range(200)]
+    assert all(a != b and 1 <= b <= sides for a, b in zip(rolled, mirrored))
+    assert sides > 7 or (sides + 1) // 2 in rolled  # the middle face came up, mirrored too
+
+
 # -- point 7: a nightly whose deadline is long past ---------------------------------------------
 
 def test_a_long_past_deadline_resolves_one_turn_and_the_next_is_in_the_future(monkeypatch,
@@ -93,6 +106,27 @@ def test_a_long_past_deadline_resolves_one_turn_and_the_next_is_in_the_future(mo
     out = capsys.readouterr().out
     assert out.count("resolved turn") == 1 and out.count("nothing to do") == 2
     assert "--force" not in out  # point 17: nightly has no --force to suggest
+
+
+def test_a_past_deadline_without_a_turn_length_resolves_one_turn(monkeypatch, capsys,
+                                                                  tmp_path):
+    """Without a turn length the deadline cannot move on: it is cleared, and the nightly
+    waits for the GM to set the next one instead of resolving a turn on every run."""
+    monkeypatch.chdir(tmp_path)
+    tables, orders, settings = CLAIMS.example()
+    settings = {k: v for k, v in settings.items() if k not in ("seed", "turn length (hours)")}
+    state = build_state(CLAIMS, tables, orders, turn=2, settings={
+        **settings, "deadline": "2020-01-01 00:00", "timezone": "UTC"})
+    with FakeSheetsServer() as server:
+        sid = upload_state(server, state)
+        monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
+        monkeypatch.setenv(SECRET_ENV, SECRET)
+        for _ in range(3):
+            assert main(["nightly", "--sheet", sid, "-q"]) == 0
+        game = {row[0]: row[1] for row in server.values(sid, "Game")[1:]}
+    assert game["turn"] == 3 and game["deadline"] in ("", None)
+    out = capsys.readouterr().out
+    assert out.count("resolved turn") == 1 and "has no deadline" in out
 
 
 # -- point 17: messages that mislead ----------------------------------------------------------

@@ -10,6 +10,7 @@ name."
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import stat
 from pathlib import Path
@@ -128,7 +129,9 @@ def test_verify_catches_a_seed_that_is_not_the_committed_one(game, capsys):
     book.save(game)
     capsys.readouterr()
     assert main(["verify", str(game)]) == 1
-    assert "NOT verified" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "NOT verified" in out
+    assert re.search(r"FAILED +seed 1\d+ and salt [0-9a-f]+ hash to", out)  # not the Log's
 
 
 def test_verify_checks_the_commitment_a_player_noted(game, capsys):

@@ -128,7 +128,7 @@ def format_diff(ruleset: Ruleset, result: TurnResult) -> str:
     grouped = diff_by_player(ruleset, result)
     events = _events_by_player(result)
     for who in sorted(set(grouped) | set(events), key=lambda p: (p == "", p)):
-        lines.append(f"== {who or 'game'} ==")
+        lines.append(f"== {one_line(who or 'game')} ==")
         new_rows: dict[tuple[str, int], list[str]] = defaultdict(list)
         for c in grouped.get(who, []):
             if c.tab == ORDERS_TAB:
@@ -137,12 +137,12 @@ def format_diff(ruleset: Ruleset, result: TurnResult) -> str:
                 new_rows[(c.tab, c.row)].append(f"{c.column}={_cell(c.after)}")
                 continue
             name = f" {c.key}" if c.key else ""
-            lines.append(f"  {c.tab}!{c.column} row {c.row}{name}: "
-                         f"{_cell(c.before)} -> {_cell(c.after)}")
+            lines.append(one_line(f"  {c.tab}!{c.column} row {c.row}{name}: "
+                                  f"{_cell(c.before)} -> {_cell(c.after)}"))
         for (tab, row), cells in sorted(new_rows.items()):
-            lines.append(f"  {tab} new row {row}: {', '.join(cells)}")
+            lines.append(one_line(f"  {tab} new row {row}: {', '.join(cells)}"))
         for e in events.get(who, []):
-            lines.append(f"    why: [{e.phase}] {e.text}")
+            lines.append(one_line(f"    why: [{e.phase}] {e.text}"))
     return printable("\n".join(lines))
 
 
@@ -159,8 +159,8 @@ def format_results(result: TurnResult, words: dict[Status, str] | None = None) -
     for r in result.results:
         reason = f": {r.reason}" if r.reason else ""
         status = words[r.status] if words else r.status.value
-        lines.append(f"  row {r.row:>5}  {r.player or '?'} - {r.kind or '?'} -> "
-                     f"{status}{reason}")
+        lines.append(f"  row {r.row:>5}  {one_line(r.player or '?')} - "
+                     f"{one_line(r.kind or '?')} -> {status}{one_line(reason)}")
     return printable("\n".join(lines)) or "  (no orders this turn)"
 
 
@@ -317,3 +317,13 @@ def printable(text: str) -> str:
     """Text for a terminal or a log: control characters (escape sequences a player could
     type) shown as '?', line breaks kept."""
     return re.sub(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]", "?", text)
+
+
+def one_line(text: object) -> str:
+    """Text from the sheet for one line of a terminal or a log: every control character,
+    line breaks too, shown as '?', so a player's text never starts a line of its own (where
+    GitHub Actions would run '::error::...' or '::add-mask::...' as a workflow command)."""
+    return _BREAKS_ONE.sub("?", str(text))
+
+
+_BREAKS_ONE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")

@@ -28,6 +28,7 @@ from sheetmaster.dice import Dice
 from sheetmaster.engine import DICE_COMMITMENT, all_tables, find_tab, prepare, resolve
 from sheetmaster.fairness import RevealedDice, commitment, parse_dice_line
 from sheetmaster.model import GameState
+from sheetmaster.report import one_line
 from sheetmaster.runs import game_settings, ruleset_of
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets_undo import UNDO_TAB, parse_snapshot, tables_before
@@ -50,7 +51,7 @@ class Verification:
 
     def lines(self) -> list[str]:
         words = {True: "ok", False: "FAILED", None: "--"}
-        return [f"  {words[passed]:6} {text}" for passed, text in self.checks]
+        return [f"  {words[passed]:6} {one_line(text)}" for passed, text in self.checks]
 
 
 def _log(state: GameState) -> pd.DataFrame:

@@ -53,6 +53,34 @@ def test_order_text_cannot_forge_the_report():
     assert "everyone" in report  # still readable, just harmless
 
 
+def test_order_text_cannot_start_a_line_of_the_console_or_actions_log(tmp_path, capsys):
+    """What a player types is printed on one line: a line break in it cannot start a line
+    of its own, where GitHub Actions would run '::error::' or '::add-mask::' as a workflow
+    command, nor forge a line of the run's output."""
+    path = tmp_path / "g.xlsx"
+    assert main(["new", "claims", str(path), "--example"]) == 0
+    book = openpyxl.load_workbook(path)
+    orders = book["Orders"]
+    header = [c.value for c in orders[1]]
+    forged = "\n::error::forged\r\n::add-mask::x\u2028resolved turn 9 [bold]x[/bold]"
+    for order in ({"player": "Mallory" + forged, "order": "build armies", "amount": 1},
+                  {"player": "Avalon", "order": "fly" + forged},
+                  {"player": "Avalon", "order": "claim neutral territory",
+                   "territory": "Nowhere" + forged}):
+        row = orders.max_row + 1
+        for column, value in order.items():
+            orders.cell(row=row, column=header.index(column) + 1, value=value)
+    book.save(path)
+    capsys.readouterr()
+    for command in (["check", str(path)], ["resolve", str(path), "--dry-run", "--force"]):
+        main(command)
+        captured = capsys.readouterr()
+        lines = (captured.out + captured.err).splitlines()
+        assert lines and not [line for line in lines if line.lstrip().startswith(("::",
+                                                                                   "resolved"))]
+        assert "?::error::forged" in captured.out
+
+
 # -- point 6: check does not show practice dice as real -------------------------------------
 
 def test_check_says_an_outcome_depends_on_the_dice(tmp_path, capsys):

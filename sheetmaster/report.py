@@ -306,10 +306,12 @@ _ZERO_WIDTH = "\u200b"
 
 def md(text: object) -> str:
     """Text from the sheet, safe inside a markdown line or table cell: one line, markup
-    characters escaped, @mentions and bare links broken with a zero-width space."""
+    characters escaped, @mentions, bare links and HTML entities (``&#64;everyone``) broken
+    with a zero-width space."""
     line = _BREAKS.sub(" ", str(text)).strip()
     line = _MARKUP.sub(r"\\\1", line)
     line = line.replace("@", "@" + _ZERO_WIDTH).replace("://", ":" + _ZERO_WIDTH + "//")
+    line = re.sub(r"&(?=[#A-Za-z])", "&" + _ZERO_WIDTH, line)  # no entity: &#64; is an @
     return re.sub(r"(?i)\bwww\.", "www" + _ZERO_WIDTH + ".", line)
 
 

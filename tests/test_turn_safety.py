@@ -25,7 +25,8 @@ from sheetmaster.testing.fakesheets.upload import upload_state
 
 SECRET = "the test game's dice secret"
 FORGERY = ("x | applied | you win |\n## Avalon wins\n![boom](http://evil.example/x.png) "
-           "[click](http://evil.example) @everyone <@1234> www.evil.example")
+           "[click](http://evil.example) @everyone <@1234> www.evil.example &#64;here "
+           "&commat;everyone")
 
 
 def one_player_game(orders: list[dict], gold=50):
@@ -50,6 +51,7 @@ def test_order_text_cannot_forge_the_report():
     unescaped = re.compile(r"(?<!\\)(!\[|\]\(|<@)")  # image, link, mention markup
     assert not unescaped.search(report)
     assert "@everyone" not in report and "http://" not in report and "www.evil" not in report
+    assert not re.search(r"&(#\d+|#x[0-9a-f]+|[a-z]+);", report, re.I)  # no entity for an @
     assert "everyone" in report  # still readable, just harmless
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import os
 import re
 import secrets
@@ -30,6 +31,10 @@ SECRET_ENV = "SHEETMASTER_DICE_SECRET"
 SECRET_SUFFIX = ".dice-secret"
 #: a shorter secret could be found by trying every short text against a revealed seed.
 MIN_SECRET_LENGTH = 12
+#: the dice secret of the example games (``sheetmaster new --example``): public, in the code.
+EXAMPLE_SECRET = "example-seed"
+
+log = logging.getLogger("sheetmaster")
 
 
 class DiceSecretError(ValueError):
@@ -103,8 +108,18 @@ def secret_path(game: Path) -> Path:
 def read_secret(game: Path | None = None, env: Mapping[str, str] | None = None) -> str:
     """A game's dice secret. A workbook's is the file beside it (``SHEETMASTER_DICE_SECRET``
     only if it has none); a Google Sheet's (``game`` None) is ``SHEETMASTER_DICE_SECRET``
-    (see :func:`for_sheet`). Raises :class:`DiceSecretError` when there is none."""
-    env = os.environ if env is None else env
+    (see :func:`for_sheet`). Raises :class:`DiceSecretError` when there is none; warns when
+    it is the examples' public one."""
+    secret = _read_secret(game, os.environ if env is None else env)
+    if secret == EXAMPLE_SECRET:
+        log.warning("the dice secret%s is the examples' public one (%r): anyone can compute "
+                    "this game's dice. Fine for trying sheetmaster out; for a real game make "
+                    "a new one. %s", f" of {Path(game).name}" if game is not None else "",
+                    EXAMPLE_SECRET, HOW_TO_SET)
+    return secret
+
+
+def _read_secret(game: Path | None, env: Mapping[str, str]) -> str:
     if game is not None:
         path = secret_path(Path(game))
         try:

@@ -196,3 +196,18 @@ def test_a_turn_with_private_draws_is_verified_by_the_gm_and_not_guessed_by_play
     assert main(["verify", str(game)]) == 0
     out = capsys.readouterr().out
     assert "draws only some players may see" in out and "FAILED" not in out
+
+
+def test_a_game_on_the_examples_public_secret_is_told_so(tmp_path, capsys):
+    """An example's secret is in the code: a GM who turns the example into a real game must
+    learn that its dice are anyone's to compute."""
+    game = tmp_path / "example.xlsx"
+    assert main(["new", "claims", str(game), "--example"]) == 0
+    assert "public 'example-seed'" in capsys.readouterr().out
+    assert main(["resolve", str(game), "--dry-run", "-q"]) == 0
+    assert "the examples' public one" in capsys.readouterr().err
+    fresh = tmp_path / "real.xlsx"
+    assert main(["new", "claims", str(fresh)]) == 0
+    assert "public" not in capsys.readouterr().out
+    assert main(["check", str(fresh), "-q"]) == 0
+    assert "public one" not in capsys.readouterr().err

@@ -48,6 +48,10 @@ def cmd_new(args: argparse.Namespace) -> int:
           f"{ruleset.name} game. Open it, read the 'How to write orders' tab, and fill it in.")
     print(f"its dice secret is in {kept}: keep that file, and never give it to the players "
           f"(share the workbook only)")
+    if secret == fairness.EXAMPLE_SECRET:
+        print(f"(an example's dice secret is the public {secret!r}, so anyone can compute its "
+              f"dice: fine for a try; for a real game, run `sheetmaster new` without "
+              f"--example)")
     return Exit.OK
 
 

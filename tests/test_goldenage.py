@@ -17,6 +17,7 @@ from sheetmaster import rules, values
 from sheetmaster.builder import build_state
 from sheetmaster.cli import main
 from sheetmaster.engine import resolve
+from sheetmaster.fairness import EXAMPLE_SECRET
 from sheetmaster.report import GM, player_report
 from sheetmaster.runs import Mode, run_turn
 from sheetmaster.stores.gsheets import RetryPolicy, SheetsStore
@@ -80,7 +81,7 @@ def test_the_same_eight_seasons_through_the_google_sheets_store(eight_seasons, t
         sid = upload_workbook(server, start)
         store = SheetsStore(sid, server.client(), retry=RetryPolicy(deadline=5))
         for _ in range(8):
-            outcome = run_turn(store, Mode.RESOLVE, force=True)
+            outcome = run_turn(store, Mode.RESOLVE, force=True, secret=EXAMPLE_SECRET)
             assert outcome.written
         with store.locked():
             from_sheet = store.load()
@@ -124,7 +125,8 @@ def test_the_example_is_big_enough_and_says_its_numbers_are_its_own():
 
 def test_each_nation_sees_its_own_treasury_and_the_gm_sees_everything():
     tables, orders, settings = RULESET.example()
-    result = resolve(RULESET, build_state(RULESET, tables, orders, settings=settings))
+    result = resolve(RULESET, build_state(RULESET, tables, orders, settings=settings),
+                     secret=EXAMPLE_SECRET)
     public = player_report(RULESET, result)
     france = player_report(RULESET, result, "France")
     gm = player_report(RULESET, result, GM)
@@ -157,6 +159,7 @@ def test_init_lays_out_a_google_sheet_that_plays_from_setup_to_spring(monkeypatc
     monkeypatch.chdir(tmp_path)
     with FakeSheetsServer() as server:
         monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
+        monkeypatch.setenv("SHEETMASTER_DICE_SECRET", "the test game's dice secret")
         sid = server.create_spreadsheet(title="g", sheets={"Sheet1": []})
         assert main(["init", "--sheet", sid, "--rules", "goldenage", "-q"]) == 0
         settings = server.values(sid, "Settings")

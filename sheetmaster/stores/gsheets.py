@@ -9,6 +9,14 @@
    changed cell (text as ``stringValue``, so it can never become a formula; cleared cells as
    empty) and removes the lock: atomic, all or nothing.
 
+A turn too big for one request (over Google's recommended 2 MB, see
+:mod:`~sheetmaster.stores.gsheets_batches`) goes out in several, in an order that keeps it
+safe: the first marks the write as unfinished (developer metadata) and starts the undo
+snapshot, whose header row is written last of it; then the game's cells, the Game tab's last;
+the final request removes the mark and the lock. A run that finds the mark of a run that is no
+longer live puts the game back from a complete snapshot (or, if the snapshot was never
+finished, knows that no game cell was touched) before it reads the game.
+
 Every request is idempotent or identified by this run's id, so tenacity retries them on 408,
 429, 5xx and connection errors with jittered exponential back-off under an overall deadline.
 """
@@ -41,7 +49,16 @@ from sheetmaster.report import cell_changes
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import redact
+from sheetmaster.stores.gsheets_batches import (
+    MAX_PAYLOAD,
+    WRITE_KEY,
+    batches,
+    clear_write_markers,
+    payload_size,
+    write_marker,
+)
 from sheetmaster.stores.xlsx import read_sheet_rows
+from sheetmaster.tabs import GAME_TAB
 
 LOCK_KEY = "sheetmaster-lock"
 #: a hidden tab holding what the last resolve overwrote, for `sheetmaster undo`.
@@ -123,12 +140,21 @@ class SheetsStore:
     """A game kept in a Google Sheet, read and written through gspread's HTTP client."""
 
     def __init__(self, spreadsheet_id: str, client: Any, *, retry: RetryPolicy | None = None,
-                 run_id: str | None = None, lock_ttl: float = LOCK_TTL_SECONDS) -> None:
+                 run_id: str | None = None, lock_ttl: float = LOCK_TTL_SECONDS,
+                 max_payload: int = MAX_PAYLOAD) -> None:
         self.spreadsheet_id = spreadsheet_id
         self.http = client.http_client
         self.retry = retry or RetryPolicy()
         self.run_id = run_id or secrets.token_hex(8)
         self.lock_ttl = lock_ttl
+        #: the largest request body sent, in bytes; a bigger write is split.
+        self.max_payload = max_payload
+        #: write marks ("RUN TURN") of runs that stopped in the middle of a split write.
+        self.unfinished: list[str] = []
+        #: what the store did besides the turn (a half-written turn put back), for the GM.
+        self.notes: list[str] = []
+        #: how many batchUpdate requests the last write took.
+        self.write_requests = 0
         self.tabs: dict[str, Tab] = {}
         self.time_zone = "UTC"
         self.lock_ids: list[int] = []
@@ -157,7 +183,10 @@ class SheetsStore:
         book = reply.get("updatedSpreadsheet") or {}
         self._learn(book)
         mine, others = [], []
+        marks = []
         for meta in book.get("developerMetadata") or []:
+            if meta.get("metadataKey") == WRITE_KEY:
+                marks.append(meta.get("metadataValue") or "")
             if meta.get("metadataKey") != LOCK_KEY:
                 continue
             run, since, until = _lock_fields(meta.get("metadataValue") or "")
@@ -171,6 +200,7 @@ class SheetsStore:
             since = datetime.fromtimestamp(min(o[2] for o in live), timezone.utc)
             raise StoreError(f"another sheetmaster run has been resolving this game since "
                              f"{since:%Y-%m-%d %H:%M} UTC; this run stops without changes")
+        self.unfinished = [m for m in marks if m.split(" ")[0] != self.run_id]
 
     def _learn(self, book: dict[str, Any]) -> None:
         self.time_zone = (book.get("properties") or {}).get("timeZone") or "UTC"
@@ -224,9 +254,33 @@ class SheetsStore:
             tables[title] = read_sheet_rows(rows)
             self.tabs[title].header = [values.fold(values.text(h)) for h in (rows[0] if rows
                                                                             else [])]
+        if self.unfinished:
+            self._recover()
+            return self.load()
         return GameState(tables, {"sheet_timezone": self.time_zone})
 
-    def apply(self, requests_: list[dict[str, Any]], what: str) -> None:
+    def _recover(self) -> None:
+        """Put back the game a run left half-written, from its undo snapshot.
+
+        The snapshot is complete once its header row is there (written last of it, before any
+        game cell); without it, no game cell was written and only the snapshot is dropped."""
+        rows = self.raw.get(UNDO_TAB, [])
+        header = [values.fold(values.text(h)) for h in (rows[0] if rows else [])]
+        complete = header[:len(UNDO_HEADER)] == UNDO_HEADER
+        restore = _cell_requests(self._restore_cells(rows[1:])) if complete else []
+        final = [self._clear_undo_tab()] if UNDO_TAB in self.tabs else []
+        final.append(clear_write_markers())
+        self._write(restore, "putting back a turn an earlier run left half-written",
+                    turn=0, final=final, release=False)
+        self.notes.append(
+            f"an earlier run stopped while writing turn "
+            f"{' '.join(self.unfinished[0].split(' ')[1:2]) or '?'}; "
+            + ("the game was put back as it was before it" if complete else
+               "it had not changed the game yet"))
+        self.unfinished = []
+
+    def apply(self, requests_: list[dict[str, Any]], what: str, *,
+              release: bool = True) -> None:
         """Send ``requests_`` and release the lock, in one atomic batchUpdate.
 
         An attempt whose answer was lost (timeout, dropped connection, 5xx) may have been
@@ -234,15 +288,61 @@ class SheetsStore:
         Since only this batch removes this run's lock, a lock that is gone means it was
         applied: that is checked (one more request) before a refused retry is reported.
         """
-        body = {"requests": requests_ + self._unlock_requests()}
+        body = {"requests": requests_ + (self._unlock_requests() if release else [])}
         attempts = self.retry.attempts
         try:
             self.retry.call(what, lambda: self.http.batch_update(self.spreadsheet_id, body))
         except StoreError:
-            if not (self.lock_ids and self.retry.attempts - attempts > 1
+            if not (release and self.lock_ids and self.retry.attempts - attempts > 1
                     and self._lock_released()):
                 raise
-        self.lock_ids = []
+        if release:
+            self.lock_ids = []
+
+    def _write(self, requests_: list[dict[str, Any]], what: str, *, turn: int,
+               final: list[dict[str, Any]] | None = None, release: bool = True) -> int:
+        """``requests_`` then ``final`` (and the lock's release): in one atomic batchUpdate
+        when it fits ``max_payload``, else in several, the first marking the write unfinished
+        and the last (with ``final``) removing the mark. Returns the requests sent."""
+        final = final or []
+        tail = self._unlock_requests() if release else []
+        unmark = [] if clear_write_markers() in final else [clear_write_markers()]
+        if payload_size({"requests": requests_ + final + tail}) <= self.max_payload:
+            self.apply(requests_ + final, what, release=release)
+            return 1
+        parts = batches([write_marker(self.run_id, turn), *requests_], self.max_payload,
+                        [*final, *unmark])
+        for i, part in enumerate(parts[:-1]):
+            self._send_part(part, f"{what} (request {i + 1} of {len(parts)})", first=i == 0)
+        self.apply(parts[-1], f"{what} (request {len(parts)} of {len(parts)})",
+                   release=release)
+        return len(parts)
+
+    def _send_part(self, part: list[dict[str, Any]], what: str, *, first: bool) -> None:
+        """One request of a split write; every request but the first is idempotent, and a
+        refused retry of the first is fine when its mark is there (it was applied)."""
+        attempts = self.retry.attempts
+        try:
+            self.retry.call(what, lambda: self.http.batch_update(
+                self.spreadsheet_id, {"requests": part}))
+        except StoreError as exc:
+            if first and self.retry.attempts - attempts > 1 and self._marked():
+                return
+            raise StoreError(f"{exc}; the turn is half written: the next run puts the game "
+                             f"back as it was before this one") from None
+
+    def _marked(self) -> bool:
+        """Whether this run's write mark is on the spreadsheet (False if unknown)."""
+        try:
+            reply = self.retry.call("checking whether the write began", lambda:
+                                    self.http.fetch_sheet_metadata(
+                                        self.spreadsheet_id,
+                                        params={"fields": "developerMetadata"}))
+        except StoreError:
+            return False
+        return any(m.get("metadataKey") == WRITE_KEY and
+                   (m.get("metadataValue") or "").split(" ")[0] == self.run_id
+                   for m in reply.get("developerMetadata") or [])
 
     def _lock_released(self) -> bool:
         """Whether none of this run's locks is left on the spreadsheet (False if unknown)."""
@@ -260,7 +360,8 @@ class SheetsStore:
     # -- request 3: write ------------------------------------------------------------------
     def save(self, ruleset: Ruleset, result: TurnResult) -> int:
         """Write every changed cell, the undo snapshot, and release the lock: one atomic
-        batchUpdate. Returns the number of cells written."""
+        batchUpdate, or several in a safe order when that would pass ``max_payload``.
+        Returns the number of cells written."""
         names = result.before.meta.get("tab_names", {})
         columns: dict[tuple[str, str], tuple[Tab, int]] = {}
         cells: dict[tuple[int, int], dict[int, Any]] = defaultdict(dict)
@@ -288,12 +389,16 @@ class SheetsStore:
         undo = _merge_blank_runs(undo)
         for title, rows in added.items():
             undo.append([result.turn, title, min(rows), ADDED_ROWS, "", max(rows)])
-        self.apply(self._grow_requests(last_row) + _cell_requests(cells) +
-                   self._undo_requests(undo), "writing the turn")
+        game = self.tabs.get(names.get(GAME_TAB, GAME_TAB))
+        self.write_requests = self._write(
+            self._undo_requests(undo) + self._grow_requests(last_row) +
+            _cell_requests(cells, last=game.sheet_id if game else None),
+            "writing the turn", turn=result.turn)
         return len(changes)
 
     def _undo_requests(self, rows: list[list[Any]]) -> list[dict[str, Any]]:
-        """Replace the undo tab's content with ``rows`` (adding the hidden tab if needed)."""
+        """Replace the undo tab's content with ``rows`` (adding the hidden tab if needed);
+        the header row is written last, so a snapshot with a header is a whole one."""
         body = [UNDO_HEADER, *rows]
         tab = self.tabs.get(UNDO_TAB)
         out: list[dict[str, Any]] = []
@@ -304,18 +409,23 @@ class SheetsStore:
                 "sheetId": sheet_id, "title": UNDO_TAB, "hidden": True,
                 "gridProperties": {"rowCount": len(body), "columnCount": len(UNDO_HEADER)}}}})
         else:
-            out.append({"updateCells": {"range": {"sheetId": tab.sheet_id},
-                                        "fields": "userEnteredValue"}})
+            out.append(self._clear_undo_tab())
             out.append({"updateSheetProperties": {
                 "properties": {"sheetId": tab.sheet_id, "gridProperties": {
                     "rowCount": max(len(body), 1), "columnCount": len(UNDO_HEADER)}},
                 "fields": "gridProperties.rowCount,gridProperties.columnCount"}})
-        out.append({"updateCells": {
-            "start": {"sheetId": tab.sheet_id, "rowIndex": 0, "columnIndex": 0},
-            "rows": [{"values": [{"userEnteredValue": cell_value(v)} for v in r]}
-                     for r in body],
-            "fields": "userEnteredValue"}})
+        for first, part in ((1, body[1:]), (0, body[:1])):
+            if part:
+                out.append({"updateCells": {
+                    "start": {"sheetId": tab.sheet_id, "rowIndex": first, "columnIndex": 0},
+                    "rows": [{"values": [{"userEnteredValue": cell_value(v)} for v in r]}
+                             for r in part],
+                    "fields": "userEnteredValue"}})
         return out
+
+    def _clear_undo_tab(self) -> dict[str, Any]:
+        return {"updateCells": {"range": {"sheetId": self.tabs[UNDO_TAB].sheet_id},
+                                "fields": "userEnteredValue"}}
 
     def undo(self) -> int:
         """Put back what the last resolve overwrote (the lock must be held and the game read).
@@ -326,6 +436,12 @@ class SheetsStore:
         if not rows:
             raise StoreError("there is nothing to undo: no resolve has been recorded")
         turn = int(float(rows[0][0]))
+        self._write(_cell_requests(self._restore_cells(rows)), "undoing the last turn",
+                    turn=turn, final=[self._clear_undo_tab()])
+        return turn
+
+    def _restore_cells(self, rows: list[list[Any]]) -> dict[tuple[int, int], dict[int, Any]]:
+        """The cells an undo snapshot's rows put back: (sheet id, column) -> row -> value."""
         cells: dict[tuple[int, int], dict[int, Any]] = defaultdict(dict)
         for entry in rows:
             entry = entry + [""] * (len(UNDO_HEADER) - len(entry))
@@ -340,11 +456,7 @@ class SheetsStore:
                 last = int(float(to_row)) if not values.is_blank(to_row) else int(float(row))
                 for r in range(int(float(row)), last + 1):
                     cells[(tab.sheet_id, c)][r] = value
-        undo_tab = self.tabs[UNDO_TAB]
-        clear = {"updateCells": {"range": {"sheetId": undo_tab.sheet_id},
-                                 "fields": "userEnteredValue"}}
-        self.apply(_cell_requests(cells) + [clear], "undoing the last turn")
-        return turn
+        return cells
 
     def _column(self, tab_name: str, column: str) -> tuple[Tab, int]:
         tab = self._tab(tab_name)
@@ -373,10 +485,13 @@ class SheetsStore:
         return out
 
 
-def _cell_requests(cells: dict[tuple[int, int], dict[int, Any]]) -> list[dict[str, Any]]:
-    """One updateCells per run of consecutive changed rows in one column."""
+def _cell_requests(cells: dict[tuple[int, int], dict[int, Any]],
+                   last: int | None = None) -> list[dict[str, Any]]:
+    """One updateCells per run of consecutive changed rows in one column; the tab whose
+    sheet id is ``last`` (the Game tab, which says the turn moved on) comes last."""
     out = []
-    for (sheet_id, column), by_row in sorted(cells.items()):
+    for (sheet_id, column), by_row in sorted(cells.items(),
+                                             key=lambda kv: (kv[0][0] == last, kv[0])):
         rows = sorted(by_row)
         start = 0
         while start < len(rows):

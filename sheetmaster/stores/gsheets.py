@@ -24,6 +24,7 @@ Every request is idempotent or identified by this run's id, so tenacity retries 
 from __future__ import annotations
 
 import contextlib
+import logging
 import secrets
 import time
 from collections import defaultdict
@@ -71,6 +72,7 @@ ADDED_ROWS = "(added rows)"
 LOCK_TTL_SECONDS = 20 * 60
 RETRY_STATUS = {408, 429, 500, 502, 503, 504}
 T = TypeVar("T")
+log = logging.getLogger("sheetmaster")
 
 
 def _retryable(exc: BaseException) -> bool:
@@ -277,6 +279,7 @@ class SheetsStore:
             f"{' '.join(self.unfinished[0].split(' ')[1:2]) or '?'}; "
             + ("the game was put back as it was before it" if complete else
                "it had not changed the game yet"))
+        log.warning(self.notes[-1])
         self.unfinished = []
 
     def apply(self, requests_: list[dict[str, Any]], what: str, *,

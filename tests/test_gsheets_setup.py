@@ -57,6 +57,22 @@ def test_init_lays_out_tabs_headers_dropdowns_and_protection(server):
     assert "claim war territory" in json.dumps(rule)
 
 
+def test_init_protects_the_gm_orders_tab_players_may_not_write_in(server):
+    from toy import ruleset as toy_ruleset
+
+    from sheetmaster.ruleset import Phase
+
+    rules = toy_ruleset(Phase("g", "decrees", lambda ctx: None, orders=("decree",)),
+                        gm_orders=True)
+    sid = server.create_spreadsheet(title="toy", sheets={"Sheet1": []})
+    store = SheetsStore(sid, server.client(), retry=RetryPolicy(deadline=5))
+    with store.locked():
+        plan = plan_init(store, rules, editors=["gm@example.org"],
+                         existing=read_existing(store))
+        store.apply(plan.requests, "laying out the sheet")
+    assert "GM orders" in plan.protected and "Orders" not in plan.protected
+
+
 def test_init_keeps_tabs_that_hold_data(server):
     sid = server.create_spreadsheet(title="g", sheets={"Players": [["player", "gold"],
                                                                    ["Avalon", 3]]})

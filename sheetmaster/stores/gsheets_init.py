@@ -2,8 +2,9 @@
 
 Adds the missing tabs with their headers and frozen header rows, a "How to write orders" tab,
 dropdowns for order kinds and player names, the Game settings (ruleset, turn 1, a random dice
-seed, the spreadsheet's time zone), and protects the state tabs so that only the GM and the
-service account can edit them. Tabs that already hold data are left alone.
+seed, the spreadsheet's time zone), and protects the state tabs (and the GM orders tab, for a
+ruleset with GM-only orders) so that only the GM and the service account can edit them. Tabs
+that already hold data are left alone.
 
 With ``form_tab`` (a Google Form's responses tab, whose rows carry a Timestamp and a verified
 Email Address), orders are read from that tab; sheetmaster adds its turn/result/reason
@@ -22,7 +23,7 @@ from sheetmaster.orders import PLAYER, REASON, RESULT, TURN
 from sheetmaster.ruleset import Ruleset, player_name_columns
 from sheetmaster.schema import Table
 from sheetmaster.stores.gsheets import SheetsStore, cell_value
-from sheetmaster.tabs import GAME_TAB, ORDERS_TAB, SETTINGS
+from sheetmaster.tabs import GAME_TAB, GM_ORDERS_TAB, ORDERS_TAB, SETTINGS
 
 HOWTO_TAB = "How to write orders"
 ORDER_ROWS = 5000
@@ -70,8 +71,8 @@ def plan_init(store: SheetsStore, ruleset: Ruleset, *, editors: list[str],
         if table is not None and table.tab == GAME_TAB:
             rows += _game_rows(ruleset, store.time_zone, form_tab)
         plan.requests.append(_write(sheet_id, 0, 0, rows))
-        if table is not None and not table.player_input and not table.append_only and \
-                table.tab != GAME_TAB:
+        if table is not None and (not table.player_input or table.tab == GM_ORDERS_TAB) and \
+                not table.append_only and table.tab != GAME_TAB:
             plan.requests.append(_protect(sheet_id, title, editors))
             plan.protected.append(title)
         if table is not None and table.tab == ORDERS_TAB:

@@ -118,8 +118,8 @@ class Timers:
                       self.turn + turns, Decimal(paid), RUNNING, data_text(data or {}),
                       f"started on turn {self.turn}")
         self.rows.append(timer)
-        self.emit(owner, "timer started", f"{kind} started: {subject}, due on turn "
-                                          f"{timer.due_turn} ({timer.id})")
+        due = f", due on turn {timer.due_turn}" if turns else ""  # 0: waits on something else
+        self.emit(owner, "timer started", f"{kind} started: {subject}{due} ({timer.id})")
         return timer
 
     def find(self, *, kind: str | None = None, owner: str | None = None,

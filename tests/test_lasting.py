@@ -269,3 +269,17 @@ def test_each_lasting_tab_is_added_to_the_game(uses):
     rules = ruleset(Phase("a", "a", lambda ctx: None), lasting=uses)
     tabs = [t.tab for t in all_tables(rules)]
     assert {"timers": "Timers", "decisions": "Decisions", "decks": "Decks"}[uses[0]] in tabs
+
+
+def test_a_timer_of_no_turns_waits_on_its_payments_and_says_no_due_turn():
+    """An instalment (decades' colonization) is a process of 0 turns: due at once, completed
+    by the rules when paid; its log line names no due turn."""
+    from sheetmaster.timers import Timers
+
+    lines: list[str] = []
+    timers = Timers(3, [], lambda owner, kind, text: lines.append(text))
+    paying = timers.start("colonization", "Stark", "A", 0)
+    waiting = timers.start("construction", "Stark", "Fort in B", 2)
+    assert lines == ["colonization started: A (T1)",
+                     "construction started: Fort in B, due on turn 5 (T2)"]
+    assert timers.due() == [paying] and waiting not in timers.due()

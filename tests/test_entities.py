@@ -86,6 +86,7 @@ def test_decimals_are_exact_and_new_rows_go_at_the_bottom():
     assert result.after.tables["Realms"].at[2, "coins"] == 8.75
     units = result.after.tables["Units"]
     assert units.index.tolist() == [2, 3]
+    assert units.attrs.get("absent") == result.before.tables["Units"].attrs.get("absent")
     assert units.loc[3, ["unit", "owner", "at"]].tolist() == ["Stark levy", "Stark", "A"]
     message = refused(Realms=[dict(REALM_ROWS[0], coins="lots")])
     assert "column 'coins': 'lots' is not a number" in message

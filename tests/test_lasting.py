@@ -283,3 +283,18 @@ def test_a_timer_of_no_turns_waits_on_its_payments_and_says_no_due_turn():
     assert lines == ["colonization started: A (T1)",
                      "construction started: Fort in B, due on turn 5 (T2)"]
     assert timers.due() == [paying] and waiting not in timers.due()
+
+
+@pytest.mark.parametrize("uses", [("timers",), ("decisions",), ("decks",)])
+def test_a_lasting_tab_missing_a_column_is_refused_naming_it(uses):
+    """Was: an AssertionError from loading its rows, instead of the tab and column."""
+    from sheetmaster.engine import all_tables
+    from sheetmaster.schema import StateError
+
+    rules = ruleset(Phase("a", "a", lambda ctx: None), lasting=uses)
+    table = next(t for t in all_tables(rules) if t.tab in ("Timers", "Decisions", "Decks"))
+    game = state(rules)
+    column = table.columns[0].name
+    game.tables[table.tab] = game.tables[table.tab].drop(columns=[column])
+    with pytest.raises(StateError, match=f"tab '{table.tab}', row 1, column '{column}'"):
+        resolve(rules, game, seed=1)

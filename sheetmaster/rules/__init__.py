@@ -8,8 +8,9 @@ from sheetmaster.ruleset import Ruleset
 
 from .claims import RULESET as CLAIMS
 from .clans import RULESET as CLANS
+from .decades import RULESET as DECADES
 
-BUILT_IN: dict[str, Ruleset] = {CLAIMS.name: CLAIMS, CLANS.name: CLANS}
+BUILT_IN: dict[str, Ruleset] = {CLAIMS.name: CLAIMS, CLANS.name: CLANS, DECADES.name: DECADES}
 
 
 def available() -> dict[str, Ruleset]:

@@ -29,7 +29,8 @@ The package's modules: :mod:`.choosers` (where choices come from), :mod:`.games`
 games), :mod:`.rows` (cells and order rows), :mod:`.sheet_writes` (appending rows, writing a
 turn back), :mod:`.invariants` (what must hold after every turn), :mod:`.damage` (damaged
 states and workbooks), :mod:`.strategies` (hypothesis), :mod:`.run` (playing games, the
-volume run), and each ruleset's own: :mod:`.claims_checks`, :mod:`.clans_checks`.
+volume run), and each ruleset's own: :mod:`.claims_checks`, :mod:`.clans_checks`,
+:mod:`.decades_checks`.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ from testkit.fuzzing.games import (
 )
 from testkit.fuzzing.games import example_or_blank_game as example_or_blank_game
 from testkit.fuzzing.invariants import (
+    GROWS,
     INVARIANTS,
     REJECTION_MATTERS,
     TurnCheck,
@@ -112,9 +114,17 @@ def _register_clans() -> None:
 _register_clans()
 
 
+def _register_decades() -> None:
+    """Importing decades_checks registers the decades ruleset's game, rows and checks."""
+    from testkit.fuzzing import decades_checks  # noqa: F401
+
+
+_register_decades()
+
+
 __all__ = [
-    "DAMAGES", "GAMES", "INVARIANTS", "REJECTION_MATTERS", "SCENARIOS", "Chooser", "Damage",
-    "DamagedCase", "DrawChooser", "Figures", "Formula", "FuzzCase", "GameSpec", "Pools",
+    "DAMAGES", "GAMES", "GROWS", "INVARIANTS", "REJECTION_MATTERS", "SCENARIOS", "Chooser",
+    "Damage", "DamagedCase", "DrawChooser", "Figures", "Formula", "FuzzCase", "GameSpec", "Pools",
     "RandomChooser", "TurnCheck", "all_damages", "append_orders", "build_game", "check_case",
     "damage_state", "damage_workbook", "damaged_states", "fuzz_cases", "order_rows",
     "play_game", "pools_of", "refusal_problem", "rejected_rows_are_inert", "rows_needing_result",

@@ -134,7 +134,8 @@ def generic_damages(ruleset: Ruleset, raw: GameState) -> list[Damage]:
                                            f" {str(first).upper()} "),), "duplicate name"))
     game = prepared.state.tables[GAME_TAB]
     settings = {values.fold(k): int(r) for r, k in zip(game.index, game["setting"].tolist())}
-    for key, bad in (("turn", ("zero", 0, -1, 2.5, "", True)),
+    zero = () if ruleset.first_turn == 0 else (0,)  # turn 0 is a setup turn's, not a slip
+    for key, bad in (("turn", ("zero", *zero, -1, 2.5, "", True)),
                      ("timezone", ("Mars/Olympus", "../etc", 5)),
                      ("deadline", ("soon", "2026-13-45", 1e12, -10**6, float("inf"))),
                      ("turn length (hours)", ("a day", -24, 2.5))):

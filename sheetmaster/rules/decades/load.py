@@ -65,7 +65,12 @@ def _check_state(world: DecadesWorld, state: State, problems: Problems) -> None:
         problems.add(tab, row, "capital", f"'{state.capital}' is {state.name}'s capital but "
                      f"{capital.owner} controls it (Provinces tab, row {capital.row})")
     tribal = state.government in world.governments and world.tribal(state)
-    if tribal and state.stability != TRIBAL_STABILITY:
+    if state.stability is None:
+        if not _reported(problems, tab, row, "stability"):
+            problems.add(tab, row, "stability", "is blank; stability runs from 1 to 4 "
+                         "(Tribal: 2)")
+        state.stability = TRIBAL_STABILITY  # the turn stops; the other checks go on
+    elif tribal and state.stability != TRIBAL_STABILITY:
         problems.add(tab, row, "stability", f"is {state.stability}; a Tribal state's "
                      f"stability is 2")
     elif state.stability < 1:
@@ -79,8 +84,9 @@ def _check_state(world: DecadesWorld, state: State, problems: Problems) -> None:
         elif not tribal and attr != "happiness" and level is None:
             setattr(state, attr, TOP_HAPPINESS)
     if not tribal and state.happiness is None:
-        problems.add(tab, row, "happiness", "is blank; a state that is not Tribal has a "
-                     "political happiness of 1 to 5")
+        if not _reported(problems, tab, row, "happiness"):
+            problems.add(tab, row, "happiness", "is blank; a state that is not Tribal has a "
+                         "political happiness of 1 to 5")
     elif not tribal and state.happiness < 1:
         problems.add(tab, row, "happiness", "is 0; political happiness runs from 1 to 5 "
                      "(1 is revolution)")
@@ -88,6 +94,11 @@ def _check_state(world: DecadesWorld, state: State, problems: Problems) -> None:
         if getattr(state, column) < 0:
             problems.add(tab, row, column, f"{values.show(getattr(state, column))} is "
                          f"negative")
+
+
+def _reported(problems: Problems, tab: str, row: int, column: str) -> bool:
+    """Whether the cell's problem is already told (a bad value reads as blank)."""
+    return any((p.tab, p.row, p.column) == (tab, row, column) for p in problems.items)
 
 
 def _check_relations(world: DecadesWorld, problems: Problems) -> None:

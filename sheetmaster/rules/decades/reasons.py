@@ -48,5 +48,4 @@ ONE_WAR = Reason("ONE_WAR", "only one war may be started per continent per allia
                             "started one on {continent} this turn (order row {row})")
 NO_LAND_THERE = Reason("NO_LAND_THERE", "{state} holds no province on {continent}")
 FRIEND = Reason("FRIEND", "{state} is {how} of {actor}")
-BOTH_SIDES = Reason("BOTH_SIDES", "{state} would be on both sides (an ally of each)")
 NO_UPRISING = Reason("NO_UPRISING", "{state} faces no independence war this turn")

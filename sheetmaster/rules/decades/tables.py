@@ -139,7 +139,7 @@ STATES = Table(
         Column("capital", Kind.REF, "its capital province (the black dot)", owned=True,
                ref="Provinces"),
         Column("stability", Kind.WHOLE, "1-4, 4 the most stable (Tribal: 2)", owned=True,
-               at_most=4),
+               at_most=4, blank=None),
         Column("happiness", Kind.WHOLE, "political happiness, 1-5 (5 the happiest; 1 is "
                "revolution); blank for a Tribal state", owned=True, blank=None, at_most=5,
                bind="happiness"),

@@ -90,11 +90,13 @@ def _drift(ctx: Context, state: State, which: str, attr: str, die, lowest: int) 
 
 def national_uprising(ctx: Context, state: State, provinces: list[str] | None = None) -> None:
     """§7: national happiness at 0 starts an independence war of the wrong-culture provinces,
-    fought next turn (F40); national happiness is reset to 3."""
+    fought next turn (F40), and is reset to 3; §17 names the provinces of a religious
+    minority in a wrong-culture area."""
     world: DecadesWorld = ctx.world
     rebels = provinces if provinces is not None else \
         [p.name for p in world.provinces_of(state) if _wrong_culture(state, p)]
-    state.national = RESET
+    if provinces is None:
+        state.national = RESET
     if not rebels or ctx.timers is None:
         return
     running = next((t for t in ctx.timers.find(kind=UPRISING, owner=state.name)), None)

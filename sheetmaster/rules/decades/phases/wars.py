@@ -57,7 +57,8 @@ def fight_wars(ctx: Context) -> None:
 
 def declarations(ctx: Context, world: DecadesWorld) -> list[War]:
     """§10 no war in an interregnum; §15 one war per continent per alliance (a state alone
-    counts as its own, F69); F64 no state on both sides; F68 the continent."""
+    counts as its own, F69); F68 the continent. No state is ever on both sides (F64): a state
+    is in one alliance at most, and no war is declared on an ally."""
     started: dict[tuple[str, str], int] = {}
     wars: list[War] = []
     for order in ctx.orders(DECLARE_WAR):
@@ -72,15 +73,13 @@ def declarations(ctx: Context, world: DecadesWorld) -> list[War]:
         key = (alliance.name if alliance else actor.name, continent)
         if not why and key in started:
             why = reasons.ONE_WAR.say(who=key[0], continent=continent, row=started[key])
-        attackers, defenders = _side(world, actor, continent), _side(world, target, continent)
-        both = next((s for s in attackers if s in defenders), None)
-        if not why and both is not None:
-            why = reasons.BOTH_SIDES.say(state=both.name)
         if why:
             ctx.resolve(order, Status.REJECTED, why)
             continue
         started[key] = order.row
-        war = War(f"W{ctx.turn}-{len(wars) + 1}", continent, attackers, defenders, order.row)
+        war = War(f"W{ctx.turn}-{len(wars) + 1}", continent, _side(world, actor, continent),
+                  _side(world, target, continent), order.row)
+        attackers, defenders = war.attackers, war.defenders
         wars.append(war)
         ctx.resolve(order, Status.APPLIED, f"war {war.id} on {continent}: "
                                            f"{_names(attackers)} against {_names(defenders)}")
@@ -131,6 +130,7 @@ def fight(ctx: Context, world: DecadesWorld, war: War) -> None:
     attack = sum((s.military for s in war.attackers), Decimal(0))
     defend = sum((s.military for s in war.defenders), Decimal(0))
     table, told = odds(attack, defend)
+    ctx.emit(war.attackers[0].name, "war", f"war {war.id} on {war.continent}: {told}")
     outcome = ctx.dice.pick(table, war.attackers[0].name,
                             f"war {war.id} ({_names(war.attackers)} against "
                             f"{_names(war.defenders)})", name=f"war {war.id}")
@@ -144,6 +144,11 @@ def fight(ctx: Context, world: DecadesWorld, war: War) -> None:
     winners, losers = (war.attackers, war.defenders) if attackers_won else \
         (war.defenders, war.attackers)
     ctx.emit(winners[0].name, "war", f"war {war.id} is won by {_names(winners)}")
+    _free_satellites(ctx, winners, losers)
+    if not attackers_won and all(world.tribal(w) for w in winners):
+        ctx.emit(winners[0].name, "conquest", f"{_names(winners)}: Tribal, it cannot profit "
+                                              f"from a defensive war")
+        return
     percent = int(ctx.dice.pick([(f"{p}%", w) for p, w in CONQUEST_TABLE], winners[0].name,
                                 f"conquest in war {war.id} (of the losers' value)",
                                 name=f"conquest {war.id}")[:-1])
@@ -171,10 +176,6 @@ def _spoils(ctx: Context, world: DecadesWorld, war: War, winners: list[State],
     defender gains nothing (§5, F25); a satellite beating its overlord goes free (§14)."""
     win_share, lose_share = _shares(winners), _shares(losers)
     for winner in winners:
-        if winner.overlord in {s.name for s in losers}:
-            ctx.emit(winner.name, "satellite", f"{winner.name} beat its overlord "
-                                               f"{winner.overlord}: it is a satellite no more")
-            winner.overlord = ""
         if defensive and world.tribal(winner):
             ctx.emit(winner.name, "conquest", f"{winner.name} is Tribal and cannot profit from "
                                               f"a defensive war")
@@ -182,9 +183,21 @@ def _spoils(ctx: Context, world: DecadesWorld, war: War, winners: list[State],
         claims = [Claim(loser.name, (allowance * win_share[winner.name] *
                                lose_share[loser.name]).quantize(CENT, ROUND_DOWN), percent)
                   for loser in losers if loser.alive]
+        claims = [c for c in claims if c.allowance > 0 or
+                  (percent >= 50 and len(world.holdings.of(c.loser)) == 1)]
         satellites = [loser.name for loser in losers if percent >= 50 and loser.alive
                       and loser.overlord != winner.name and not loser.overlord]
         owe_conquest(ctx, war.id, winner, claims, war.continent, satellites)
+
+
+def _free_satellites(ctx: Context, winners: list[State], losers: list[State]) -> None:
+    """§14 "winning a war against them counts as consent"."""
+    beaten = {s.name for s in losers}
+    for winner in winners:
+        if winner.overlord in beaten:
+            ctx.emit(winner.name, "satellite", f"{winner.name} beat its overlord "
+                                               f"{winner.overlord}: it is a satellite no more")
+            winner.overlord = ""
 
 
 def rebel_strengths(ctx: Context) -> dict[str, Decimal]:
@@ -199,8 +212,9 @@ def rebel_strengths(ctx: Context) -> dict[str, Decimal]:
             ctx.resolve(order, Status.REJECTED, reasons.NO_UPRISING.say(state=state.name))
             continue
         out[state.name] = order.fields["amount"]
-        ctx.resolve(order, Status.APPLIED, f"the rebels fight {state.name} with "
-                                           f"{ev(order.fields['amount'])}")
+        said = f"the rebels fight {state.name} with {ev(order.fields['amount'])}"
+        ctx.resolve(order, Status.APPLIED, said)
+        ctx.emit(state.name, "war", f"the GM: {said}")
     return out
 
 
@@ -218,6 +232,8 @@ def independence_war(ctx: Context, world: DecadesWorld, timer: Timer,
     if strength is None:
         strength = Decimal(sum(world.value(p) for p in rebels))
     table, told = odds(strength, state.military)
+    ctx.emit(state.name, "war", f"the rebels of {', '.join(p.name for p in rebels)} against "
+                                f"{state.name}: {told}")
     outcome = ctx.dice.pick(table, state.name, f"the independence war in {state.name}",
                             name=f"independence war {state.name}")
     war_id = f"W{ctx.turn}-rebels-{state.name}"

@@ -73,6 +73,24 @@ def test_init_protects_the_gm_orders_tab_players_may_not_write_in(server):
     assert "GM orders" in plan.protected and "Orders" not in plan.protected
 
 
+def test_init_makes_a_tab_wide_enough_for_its_headers(server):
+    """Was: '400 ... exceeds grid limits' for a tab of more than 26 columns."""
+    from toy import ruleset as toy_ruleset
+
+    from sheetmaster.ruleset import Phase
+    from sheetmaster.schema import Column, Table
+
+    wide = Table("Ledger", tuple(Column(f"column {i}") for i in range(30)))
+    rules = toy_ruleset(Phase("g", "pay", lambda ctx: None, orders=("pay",)), tables=(wide,))
+    sid = server.create_spreadsheet(title="toy", sheets={"Sheet1": []})
+    store = SheetsStore(sid, server.client(), retry=RetryPolicy(deadline=5))
+    with store.locked():
+        plan = plan_init(store, rules, editors=["gm@example.org"],
+                         existing=read_existing(store))
+        store.apply(plan.requests, "laying out the sheet")
+    assert server.values(sid, "Ledger")[0][-1] == "column 29"
+
+
 def test_init_keeps_tabs_that_hold_data(server):
     sid = server.create_spreadsheet(title="g", sheets={"Players": [["player", "gold"],
                                                                    ["Avalon", 3]]})

@@ -61,7 +61,9 @@ def plan_init(store: SheetsStore, ruleset: Ruleset, *, editors: list[str],
             plan.requests.append({"addSheet": {"properties": {
                 "sheetId": sheet_id, "title": title, "index": index,
                 "gridProperties": {"rowCount": ORDER_ROWS if title == ORDERS_TAB else 1000,
-                                   "columnCount": 26, "frozenRowCount": 1}}}})
+                                   "columnCount": max(26, len(_header(table, form_tab))
+                                                      if table else 0),
+                                   "frozenRowCount": 1}}}})
             plan.added_tabs.append(title)
         else:
             sheet_id = tab.sheet_id

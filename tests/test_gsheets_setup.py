@@ -23,10 +23,10 @@ def server():
         yield fake
 
 
-def init(server, sid, **kw):
+def init(server, sid, rules=RULESET, **kw):
     store = SheetsStore(sid, server.client(), retry=RetryPolicy(deadline=5))
     with store.locked():
-        plan = plan_init(store, RULESET, editors=["gm@example.org", "bot@x.iam"],
+        plan = plan_init(store, rules, editors=["gm@example.org", "bot@x.iam"],
                          existing=read_existing(store), **kw)
         store.apply(plan.requests, "laying out the sheet")
     return plan
@@ -64,12 +64,7 @@ def test_init_protects_the_gm_orders_tab_players_may_not_write_in(server):
 
     rules = toy_ruleset(Phase("g", "decrees", lambda ctx: None, orders=("decree",)),
                         gm_orders=True)
-    sid = server.create_spreadsheet(title="toy", sheets={"Sheet1": []})
-    store = SheetsStore(sid, server.client(), retry=RetryPolicy(deadline=5))
-    with store.locked():
-        plan = plan_init(store, rules, editors=["gm@example.org"],
-                         existing=read_existing(store))
-        store.apply(plan.requests, "laying out the sheet")
+    plan = init(server, server.create_spreadsheet(title="toy", sheets={"Sheet1": []}), rules)
     assert "GM orders" in plan.protected and "Orders" not in plan.protected
 
 
@@ -83,11 +78,7 @@ def test_init_makes_a_tab_wide_enough_for_its_headers(server):
     wide = Table("Ledger", tuple(Column(f"column {i}") for i in range(30)))
     rules = toy_ruleset(Phase("g", "pay", lambda ctx: None, orders=("pay",)), tables=(wide,))
     sid = server.create_spreadsheet(title="toy", sheets={"Sheet1": []})
-    store = SheetsStore(sid, server.client(), retry=RetryPolicy(deadline=5))
-    with store.locked():
-        plan = plan_init(store, rules, editors=["gm@example.org"],
-                         existing=read_existing(store))
-        store.apply(plan.requests, "laying out the sheet")
+    init(server, sid, rules)
     assert server.values(sid, "Ledger")[0][-1] == "column 29"
 
 

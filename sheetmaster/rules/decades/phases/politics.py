@@ -48,6 +48,11 @@ def decide_politics(ctx: Context) -> None:
                                                 f"{other.row}) was rejected")
         else:
             run_deal(ctx, other, order)
+    for order in orders:  # a row whose answer was refused waited for nothing
+        other = partner.get(order.row)
+        if ctx.resolved(order) is None and other is not None:
+            ctx.resolve(order, Status.REJECTED, f"{other.player}'s '{other.kind}' (order row "
+                                                f"{other.row}) was rejected")
 
 
 def pair_up(orders: list[Order]) -> dict[int, Order]:

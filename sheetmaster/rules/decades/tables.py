@@ -181,13 +181,14 @@ STATES = Table(
         Column("income note", Kind.TEXT, "how this turn's income was reckoned (written by "
                "sheetmaster)", owned=True, optional=True),
         Column("economic value", Kind.DECIMAL, "the sum of its provinces' values (written by "
-               "sheetmaster)", owned=True, optional=True),
+               "sheetmaster)", owned=True, optional=True, blank=None),
         Column("max happiness", Kind.DECIMAL, "5 less its share of provinces of another "
-               "religion or culture (written by sheetmaster)", owned=True, optional=True),
+               "religion or culture (written by sheetmaster)", owned=True, optional=True,
+               blank=None),
         Column("anarchy", Kind.FLAG, "yes at stability 2 or less (written by sheetmaster)",
                owned=True, optional=True),
         Column("techs behind", Kind.WHOLE, "technologies available that it lacks: -25% "
-               "military each (written by sheetmaster)", owned=True, optional=True),
+               "military each (written by sheetmaster)", owned=True, optional=True, blank=None),
     ),
     key="state",
     help="One row a state: player states and non-player states alike.",
@@ -214,11 +215,13 @@ PROVINCES = Table(
         Column("sea links", Kind.REFS, "provinces it reaches over water (listed on both sides)",
                both_sides=True),
         Column("colonization paid", Kind.DECIMAL, "paid toward colonizing it so far (written "
-               "by sheetmaster from the Timers tab)", owned=True, optional=True),
+               "by sheetmaster from the Timers tab)", owned=True, optional=True, blank=None),
         Column("religion conversion paid", Kind.DECIMAL, "paid toward converting its religion "
-               "(written by sheetmaster from the Timers tab)", owned=True, optional=True),
+               "(written by sheetmaster from the Timers tab)", owned=True, optional=True,
+               blank=None),
         Column("culture conversion paid", Kind.DECIMAL, "paid toward converting its culture "
-               "(written by sheetmaster from the Timers tab)", owned=True, optional=True),
+               "(written by sheetmaster from the Timers tab)", owned=True, optional=True,
+               blank=None),
     ),
     key="province",
     help="One row a province. Borders and sea links are listed on both sides.",

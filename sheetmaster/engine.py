@@ -149,10 +149,14 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
         # Cross-checks run even after cell problems, so the GM sees every problem at once.
         world = ruleset.build_world(load_entities(ruleset, state, settings, date, problems),
                                     problems)
-        lasting = Lasting.load(ruleset.lasting, state, problems)
     except Exception:
         if problems.items:
             problems.raise_if_any()
+        raise
+    try:
+        lasting = Lasting.load(ruleset.lasting, state, problems)
+    except Exception:
+        problems.raise_if_any()  # a tab broken as reported (e.g. a column missing)
         raise
     problems.raise_if_any()
     settings_tables = {t.tab: SettingsTable(t, state.tables[t.tab])

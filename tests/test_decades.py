@@ -13,6 +13,7 @@ from sheetmaster import rules
 from sheetmaster.builder import build_state
 from sheetmaster.cli import main
 from sheetmaster.engine import resolve
+from sheetmaster.exits import Exit
 from sheetmaster.report import player_report
 from sheetmaster.runs import Mode, run_turn
 from sheetmaster.schema import StateError
@@ -20,7 +21,7 @@ from sheetmaster.stores.gsheets import RetryPolicy, SheetsStore
 from sheetmaster.stores.gsheets_init import plan_init, read_existing
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.testing.fakesheets import FakeSheetsServer
-from sheetmaster.testing.fakesheets.upload import upload_state
+from sheetmaster.testing.fakesheets.upload import state_rows, upload_state
 from sheetmaster.testing.golden import load_case
 from testkit import reliability as rel
 
@@ -163,3 +164,52 @@ def test_a_turn_under_google_faults_ends_as_a_clean_one():
         tally = rel.fault_runs(server, state, reference, runs=2, rate=0.3)
     assert tally.lost == 0, "\n".join(tally.problems)
     assert tally.faults >= len(rel.FAULT_KINDS)
+
+
+def test_cli_init_then_the_example_typed_in_resolves_turn_after_turn(tmp_path, monkeypatch,
+                                                                      capsys):
+    """A GM's way on a Google Sheet: `sheetmaster init` lays out a blank sheet, the GM types
+    the example game into the tabs init made (by their headers), then `check` and three
+    `resolve`s from the command line, each a decade."""
+    with FakeSheetsServer() as server:
+        monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
+        monkeypatch.chdir(tmp_path)
+        sid = server.create_spreadsheet(title="decades", sheets={"Sheet1": []})
+        assert main(["init", "--sheet", sid, "--rules", "decades",
+                     "--editor", "gm@example.org", "-q"]) == 0
+        _type_in(server, sid, state_rows(example_state()))
+        # three of the example's orders are wrong on purpose: check exits 1 and says so
+        assert main(["check", "--sheet", sid, "-q"]) == Exit.REJECTED
+        assert "22 orders checked, 3 would be rejected" in capsys.readouterr().out
+        for turn in (2, 3, 4):
+            assert main(["resolve", "--sheet", sid, "-q", "--force"]) == 0
+            assert f"resolved turn {turn}" in capsys.readouterr().out
+            assert (tmp_path / f"turn-{turn}-report.md").exists()
+        game = {row[0]: row[1] for row in server.values(sid, "Game")[1:] if len(row) > 1}
+        assert (game["turn"], game["decade"]) == (5, "1640-1649")
+        log = server.values(sid, "Log")
+        assert {row[0] for row in log[1:]} == {2, 3, 4}
+        orders = server.values(sid, "Orders")
+        result = orders[0].index("result")
+        assert [row[result] for row in orders[1:]].count("rejected") == 3
+
+
+def _type_in(server: FakeSheetsServer, sid: str, tabs: dict[str, list[list]]) -> None:
+    """Each tab's rows under the headers init wrote (every column of the example must be
+    one of them), and each Game setting on its row."""
+    laid_out = server.values(sid, "Game")
+    at = {row[0]: i for i, row in enumerate(laid_out, start=1)}
+    extra = len(laid_out)
+    for setting, value, *_ in tabs.pop("Game")[1:]:
+        if setting not in at:
+            extra += 1
+            at[setting] = extra
+            server.set_values(sid, f"Game!A{extra}", [[setting]])
+        server.set_values(sid, f"Game!B{at[setting]}", [[value]])
+    for tab, (header, *rows) in tabs.items():
+        if not rows:
+            continue
+        columns = server.values(sid, tab)[0]
+        assert set(header) <= set(columns), (tab, set(header) - set(columns))
+        server.set_values(sid, f"{tab}!A2", [
+            [dict(zip(header, row)).get(name, "") for name in columns] for row in rows])

@@ -77,7 +77,8 @@ def decades_game(ch: Chooser) -> GameSpec:
         })
     if len(states) >= 3 and ch.chance(50):
         states[-1]["overlord"] = states[0]["state"]
-    if len(states) >= 3 and ch.chance(50) and not states[-2]["player"]:
+    # four states at least: with three, states[-2] is states[1], a union with itself
+    if len(states) >= 4 and ch.chance(50) and not states[-2]["player"]:
         states[-2]["union with"] = states[1]["state"]
     provinces = []
     for place, owner in zip(places, owners):

@@ -14,6 +14,7 @@ from sheetmaster.builder import build_state
 from sheetmaster.cli import main
 from sheetmaster.engine import resolve
 from sheetmaster.exits import Exit
+from sheetmaster.fairness import EXAMPLE_SECRET, SECRET_ENV
 from sheetmaster.report import player_report
 from sheetmaster.runs import Mode, run_turn
 from sheetmaster.schema import StateError
@@ -37,7 +38,10 @@ def _game(path: Path) -> dict:
 
 
 def example_state():
+    """The example game as `new --example` writes it: its (public) dice secret out of the
+    Game tab."""
     tables, orders, settings = DECADES.example()
+    settings = {k: v for k, v in settings.items() if k != "seed"}
     return build_state(DECADES, tables, orders, settings=settings)
 
 
@@ -68,7 +72,7 @@ def test_eight_turns_in_a_row_from_the_cli_and_through_google_sheets(tmp_path):
         store = SheetsStore(sid, server.client(), retry=RetryPolicy(deadline=5))
         for _ in range(TURNS):
             assert main(["resolve", str(book), "-q", "--force"]) == 0
-            assert run_turn(store, Mode.RESOLVE, force=True).written
+            assert run_turn(store, Mode.RESOLVE, force=True, secret=EXAMPLE_SECRET).written
         with store.locked():
             on_sheet = store.load()
     game = _game(book)
@@ -125,7 +129,7 @@ def test_init_lays_out_a_google_sheet_and_protects_the_gm_orders():
         store = SheetsStore(sid, server.client(), retry=RetryPolicy(deadline=5))
         with store.locked():
             plan = plan_init(store, DECADES, editors=["gm@example.org"],
-                             existing=read_existing(store))
+                             existing=read_existing(store), secret="a GM's dice secret")
             store.apply(plan.requests, "laying out the sheet")
         assert {"States", "Provinces", "Governments", "Technologies", "Alliances", "Wars",
                 "GM orders", "Timers", "Decisions"} <= set(plan.protected)
@@ -143,7 +147,7 @@ def test_a_broken_sheet_tells_each_problem_once():
     assert sorted(where, key=str) == sorted([
         ("States", 2, "stability"), ("States", 2, "government"), ("Provinces", 4, "owner"),
         ("Technologies", 2, "acceptable governments"), ("Provinces", 2, "value"),
-        ("States", 3, "happiness"), ("Alliances", 2, "members"), ("Game", 15, "value"),
+        ("States", 3, "happiness"), ("Alliances", 2, "members"), ("Game", 16, "value"),
     ], key=str)
 
 
@@ -173,6 +177,7 @@ def test_cli_init_then_the_example_typed_in_resolves_turn_after_turn(tmp_path, m
     `resolve`s from the command line, each a decade."""
     with FakeSheetsServer() as server:
         monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
+        monkeypatch.setenv(SECRET_ENV, "a GM's dice secret")
         monkeypatch.chdir(tmp_path)
         sid = server.create_spreadsheet(title="decades", sheets={"Sheet1": []})
         assert main(["init", "--sheet", sid, "--rules", "decades",
@@ -196,7 +201,8 @@ def test_cli_init_then_the_example_typed_in_resolves_turn_after_turn(tmp_path, m
 
 def _type_in(server: FakeSheetsServer, sid: str, tabs: dict[str, list[list]]) -> None:
     """Each tab's rows under the headers init wrote (every column of the example must be
-    one of them), and each Game setting on its row."""
+    one of them), and each Game setting on its row: the example's blank dice commitment
+    over init's (which was for turn 0, not the example's turn 2)."""
     laid_out = server.values(sid, "Game")
     at = {row[0]: i for i, row in enumerate(laid_out, start=1)}
     extra = len(laid_out)

@@ -2,8 +2,10 @@
 declared default taken when nobody answers (engine-owned Decisions tab).
 
 The rules owe a decision (``ctx.decisions.owe``); the player answers it with an ``answer``
-order naming the decision and one of its options (the GM in the GM's orders tab); on the due
-turn the rules take it (``ctx.decisions.take``), answered or defaulted, each logged.
+order naming the decision and one of its options (the GM in the GM's orders tab), or, for a
+decision owed with ``several=True`` (which provinces to take), several of its options
+separated by commas; on the due turn the rules take it (``ctx.decisions.take``), answered or
+defaulted, each logged.
 """
 
 from __future__ import annotations
@@ -36,12 +38,19 @@ class Decision:
     answer: str
     status: str
     data: str
+    #: the answer may name several options (comma-separated).
+    several: bool
     row: int = 0
 
     @property
     def choice(self) -> str:
         """The answer given, or the default once nobody answered."""
         return self.answer or self.default
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The options chosen, in the order given (one, unless ``several``)."""
+        return tuple(values.name_list(self.choice)) if self.several else (self.choice,)
 
 
 DECISIONS = Table(
@@ -60,6 +69,8 @@ DECISIONS = Table(
         Column("status", Kind.CHOICE, "open, answered, done or defaulted", owned=True,
                choices=(OPEN, ANSWERED, DONE, DEFAULTED), noun="a status"),
         Column("data", Kind.TEXT, "the rules' details", owned=True),
+        Column("several", Kind.FLAG, "yes: the answer may name several options, "
+               "comma-separated", owned=True, optional=True),
     ),
     key="decision",
     help="Decisions owed across turns, written by sheetmaster. Answer one with an 'answer' "
@@ -86,15 +97,19 @@ class Decisions:
     emit: Callable[..., None] = field(repr=False, default=lambda *a, **k: None)
 
     def owe(self, owed_by: str, kind: str, question: str, options: Sequence[str], default: str,
-            *, due_turn: int | None = None, data: str = "") -> Decision:
-        """A question ``owed_by`` (a player, or GM) answers by ``due_turn`` (next turn)."""
-        if default not in options:
+            *, due_turn: int | None = None, data: str = "", several: bool = False) -> Decision:
+        """A question ``owed_by`` (a player, or GM) answers by ``due_turn`` (next turn).
+        ``several``: the answer (and the default) may name several options, comma-separated."""
+        defaults = values.name_list(default) if several else [default]
+        if not defaults or any(d not in options for d in defaults):
             raise ValueError(f"default {default!r} is not one of {list(options)}")
         decision = Decision(self._next_id(), kind, owed_by, question, tuple(options), default,
-                            self.turn + 1 if due_turn is None else due_turn, "", OPEN, data)
+                            self.turn + 1 if due_turn is None else due_turn, "", OPEN, data,
+                            several)
         self.rows.append(decision)
+        how = "one or several, comma-separated" if several else "one"
         self.emit(owed_by if owed_by != GM else "", "decision owed",
-                  f"{owed_by} owes a decision ({decision.id}): {question} Options: "
+                  f"{owed_by} owes a decision ({decision.id}): {question} Options ({how}): "
                   f"{', '.join(options)}; if no answer by turn {decision.due_turn}: {default}")
         return decision
 
@@ -111,13 +126,17 @@ class Decisions:
             ctx.resolve(order, Status.REJECTED, f"decision {decision.id} is {decision.owed_by}'s "
                                                 f"to make")
             return
-        chosen = next((o for o in decision.options
-                       if values.fold(o) == values.fold(order.fields["answer"])), None)
-        if chosen is None:
-            ctx.resolve(order, Status.REJECTED, f"answer one of: {', '.join(decision.options)}")
+        given = values.name_list(order.fields["answer"]) if decision.several else \
+            [order.fields["answer"]]
+        chosen = [next((o for o in decision.options if values.fold(o) == values.fold(g)), None)
+                  for g in given]
+        if not chosen or None in chosen:
+            how = "one or several (comma-separated)" if decision.several else "one"
+            ctx.resolve(order, Status.REJECTED,
+                        f"answer {how} of: {', '.join(decision.options)}")
             return
-        decision.answer, decision.status = chosen, ANSWERED
-        ctx.resolve(order, Status.APPLIED, f"decision {decision.id}: {chosen}")
+        decision.answer, decision.status = ", ".join(dict.fromkeys(chosen)), ANSWERED
+        ctx.resolve(order, Status.APPLIED, f"decision {decision.id}: {decision.answer}")
 
     def take(self, kind: str) -> list[Decision]:
         """The decisions of ``kind`` due by now: answered, or defaulted now (logged)."""

@@ -398,7 +398,8 @@ def _orders_for(ruleset: Ruleset, date: Date, orders: list[Order],
         kind = kinds[order.kind]
         reason = ""
         if date.setup and not kind.setup:
-            reason = reasons.SETUP_ONLY.say(kinds=", ".join(setup_kinds) or "no")
+            reason = reasons.SETUP_ONLY.say(kinds=", ".join(setup_kinds)) if setup_kinds \
+                else reasons.NO_SETUP_ORDERS.say()
         elif kind.setup and not date.setup:
             reason = reasons.NOT_SETUP.say(kind=kind.name)
         elif kind.gm_only and not order.from_gm:

@@ -243,7 +243,7 @@ def write_rows(table: Table, before: pd.DataFrame, objects: list[Any],
     added = pd.DataFrame({name: [cells[i] for i in new] for name, cells in columns.items()},
                          index=range(start, start + len(new)), dtype=object)
     grown = pd.concat([out, added.reindex(columns=out.columns)])
-    grown.attrs = out.attrs  # e.g. which optional columns the sheet lacks
+    grown.attrs = dict(out.attrs)  # e.g. the optional columns the sheet lacks
     return grown
 
 

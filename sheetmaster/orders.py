@@ -27,12 +27,14 @@ class Field:
     """One input column an order kind reads.
 
     ``names`` is the category of name the cell must hold ("player", "territory", ...), checked
-    against the game; ``count`` means a whole number of at least 1; otherwise free text.
+    against the game; ``count`` means a whole number of at least 1; ``decimal`` an exact
+    amount above 0 that may have a fraction (9.75, read as a Decimal); otherwise free text.
     """
 
     column: str
     names: str | None = None
     count: bool = False
+    decimal: bool = False
     required: bool = True
     help: str = ""
 
@@ -306,6 +308,11 @@ class OrderReader:
                 raise BadValue(reasons.BAD_FIELD.say(column=f.column,
                                                      problem="must be at least 1"))
             return number
+        if f.decimal:
+            try:
+                return values.exact_amount(cell)
+            except BadValue as exc:
+                raise BadValue(reasons.BAD_FIELD.say(column=f.column, problem=str(exc))) from None
         text = values.text(cell)
         problem = _formula_reason(f.column, text)
         if problem:

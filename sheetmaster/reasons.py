@@ -45,6 +45,8 @@ WRONG_SENDER = Reason(
 )
 NOT_RESOLVED = Reason("NOT_RESOLVED", "no phase of the rules used this order")
 SETUP_ONLY = Reason("SETUP_ONLY", "this is the setup turn (turn 0): only {kinds} orders now")
+NO_SETUP_ORDERS = Reason("NO_SETUP_ORDERS", "this is the setup turn (turn 0): the rules take no "
+                                            "orders on it")
 NOT_SETUP = Reason("NOT_SETUP", "'{kind}' is only given on the setup turn (turn 0)")
 GM_ONLY = Reason("GM_ONLY", "only the GM may give '{kind}' orders (in the GM's orders tab)")
 

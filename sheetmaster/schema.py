@@ -228,12 +228,16 @@ def choice_reader(col: Column):
 def validate_table(table: Table, df: pd.DataFrame, problems: Problems) -> pd.DataFrame:
     """Check and convert a state tab's cells; returns the table with typed cells."""
     df = match_columns(table, df, problems)
-    out = df.copy()
     rows = df.index.tolist()
+    # One 2-D read and one frame built at the end: column by column, pandas' own bookkeeping
+    # cost more than reading the cells did.
+    grid = df.to_numpy(dtype=object)
+    at = {c: i for i, c in enumerate(df.columns)}
+    data: dict[Any, Any] = {c: grid[:, i] for c, i in at.items()}
     for col in table.columns:
-        if col.name not in df.columns or col.kind is Kind.RAW:
+        if col.name not in at or col.kind is Kind.RAW:
             continue
-        cells = df[col.name].tolist()
+        cells = grid[:, at[col.name]].tolist()
         if col.kind in _TEXT_KINDS:
             # Text never fails to read; a million cells go through this comprehension.
             converted = [v.strip() if v.__class__ is str else values.text(v) for v in cells]
@@ -249,9 +253,11 @@ def validate_table(table: Table, df: pd.DataFrame, problems: Problems) -> pd.Dat
                     if value == "":
                         problems.add(table.tab, int(row), col.name,
                                      "is blank; every row needs one here")
-        out[col.name] = pd.Series(converted, index=df.index, dtype=object)
-    if table.key and table.key in out.columns:
-        _check_unique(table, rows, out[table.key].tolist(), problems)
+        data[col.name] = converted
+    out = pd.DataFrame(data, index=df.index, dtype=object)
+    out.attrs = dict(df.attrs)
+    if table.key and table.key in at:
+        _check_unique(table, rows, list(data[table.key]), problems)
     return out
 
 

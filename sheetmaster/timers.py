@@ -128,8 +128,13 @@ class Timers:
                       due, Decimal(paid), RUNNING, data_text(data or {}),
                       f"started on turn {self.turn}")
         self.rows.append(timer)
-        until = "with no set end" if due is None else f"due on turn {due}"
-        self.emit(owner, "timer started", f"{kind} started: {subject}, {until} ({timer.id})")
+        if due is None:
+            until = ", with no set end"
+        elif turns:
+            until = f", due on turn {due}"
+        else:
+            until = ""  # 0 turns: it waits on something else
+        self.emit(owner, "timer started", f"{kind} started: {subject}{until} ({timer.id})")
         return timer
 
     def find(self, *, kind: str | None = None, owner: str | None = None,

@@ -149,6 +149,39 @@ def decimal(value: Any, *, blank: int | None = None) -> Decimal:
     return Decimal(stripped)
 
 
+_AMOUNT = re.compile(r"(0|[1-9][0-9]*)(\.[0-9]+)?")
+
+
+def exact_amount(value: Any) -> Decimal:
+    """A player-typed amount above 0 that may have a fraction (9.75), exactly.
+
+    Strict like :func:`whole_number` with ``strict``: plain digits, one decimal point, no sign,
+    no thousands separator, no exponent, no leading zero ("1,2", "+3", "1e3", "007" refused).
+    """
+    if isinstance(value, bool) or is_blank(value):
+        raise BadValue(f"{show(value)} is not an amount (write digits, like 9.75)")
+    if isinstance(value, int):
+        number = Decimal(value)
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise BadValue(f"{show(value)} is not an amount (write digits, like 9.75)")
+        number = Decimal(repr(value))
+    elif isinstance(value, str):
+        stripped = value.strip()
+        if stripped.startswith("-") and _AMOUNT.fullmatch(stripped[1:]):
+            raise BadValue(f"{show(value)} is negative; write an amount above 0")
+        if not _AMOUNT.fullmatch(stripped):
+            raise BadValue(f"{show(value)} is not an amount (write digits, like 9.75)")
+        number = Decimal(stripped)
+    else:
+        raise BadValue(f"{show(value)} is not an amount (write digits, like 9.75)")
+    if number < 0:
+        raise BadValue(f"{show(value)} is negative; write an amount above 0")
+    if number == 0:
+        raise BadValue("must be more than 0")
+    return number
+
+
 def number_cell(value: Decimal) -> int | float | str:
     """A Decimal as a sheet cell: a whole number, a float when that is exact, else text."""
     if value == value.to_integral_value():

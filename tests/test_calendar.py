@@ -107,6 +107,11 @@ def test_turn_zero_is_a_setup_turn_with_its_own_order_kinds():
     assert traces(setup) == []
     later = play(rules, orders, turn=1)
     assert "only given on the setup turn" in later.results[0].reason
+    bare = ruleset(Phase("1", "pay", lambda ctx: None, orders=("pay",)),
+                   calendar=Calendar(setup_turn=True))
+    refused = play(bare, [{"player": "Stark", "order": "pay", "amount": 1}])
+    assert refused.results[0].reason == "this is the setup turn (turn 0): the rules take no " \
+                                        "orders on it"
     assert traces(later) == [("", "pay 3")]
 
 

@@ -10,6 +10,7 @@ import pytest
 from toy import LAND_ROWS, REALM_ROWS, Unit, play, ruleset
 
 from sheetmaster.model import Status
+from sheetmaster.orders import Field, OrderKind
 from sheetmaster.ruleset import Phase
 from sheetmaster.schema import StateError
 
@@ -85,8 +86,41 @@ def test_decimals_are_exact_and_new_rows_go_at_the_bottom():
     assert result.after.tables["Realms"].at[2, "coins"] == 8.75
     units = result.after.tables["Units"]
     assert units.index.tolist() == [2, 3]
+    assert units.attrs.get("absent") == result.before.tables["Units"].attrs.get("absent")
     assert units.loc[3, ["unit", "owner", "at"]].tolist() == ["Stark levy", "Stark", "A"]
     # what the sheet's tab is (e.g. its missing optional columns) survives the new rows
     assert units.attrs == result.before.tables["Units"].attrs
     message = refused(Realms=[dict(REALM_ROWS[0], coins="lots")])
     assert "column 'coins': 'lots' is not a number" in message
+
+
+def spend(ctx) -> None:
+    for order in ctx.orders("spend"):
+        realm = ctx.world.realms[order.player]
+        realm.coins -= order.fields["amount"]
+        ctx.resolve(order, Status.APPLIED, f"spent {order.fields['amount']}")
+
+
+@pytest.mark.parametrize(("cell", "words"), [
+    ("ten", "not an amount"), ("1,5", "not an amount"), ("+2", "not an amount"),
+    ("1e3", "not an amount"), ("007", "not an amount"), ("-0.5", "negative"), (-2, "negative"),
+    (0, "more than 0"), ("0.0", "more than 0"), (True, "not an amount"),
+    (float("inf"), "not an amount"), ("=1/4", "not an amount"),
+])
+def test_an_exact_amount_field_refuses_what_is_no_plain_amount(cell, words):
+    kind = OrderKind("spend", (Field("amount", decimal=True),))
+    rules = ruleset(Phase("s", "spend", spend, orders=("spend",)), kinds=(kind,))
+    result = play(rules, [{"player": "Stark", "order": "spend", "amount": cell}])
+    assert result.results[0].status is Status.REJECTED
+    assert words in result.results[0].reason and "column 'amount'" in result.results[0].reason
+
+
+def test_an_exact_amount_field_reads_fractions_exactly():
+    kind = OrderKind("spend", (Field("amount", decimal=True),))
+    rules = ruleset(Phase("s", "spend", spend, orders=("spend",)), kinds=(kind,))
+    result = play(rules, [{"player": "Stark", "order": "spend", "amount": "1.25"},
+                          {"player": "Tully", "order": "spend", "amount": 0.1},
+                          {"player": "Arryn", "order": "spend", "amount": 3}])
+    assert [r.reason for r in result.results] == ["spent 1.25", "spent 0.1", "spent 3"]
+    coins = result.after.tables["Realms"].set_index("realm")["coins"]
+    assert (coins["Stark"], coins["Tully"], coins["Arryn"]) == (3.75, 4.9, 2)

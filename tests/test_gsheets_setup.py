@@ -26,10 +26,10 @@ def server():
 SECRET = "the test game's dice secret"
 
 
-def init(server, sid, **kw):
+def init(server, sid, rules=RULESET, **kw):
     store = SheetsStore(sid, server.client(), retry=RetryPolicy(deadline=5))
     with store.locked():
-        plan = plan_init(store, RULESET, editors=["gm@example.org", "bot@x.iam"],
+        plan = plan_init(store, rules, editors=["gm@example.org", "bot@x.iam"],
                          existing=read_existing(store), secret=SECRET, **kw)
         store.apply(plan.requests, "laying out the sheet")
     return plan
@@ -59,6 +59,31 @@ def test_init_lays_out_tabs_headers_dropdowns_and_protection(server):
     assert orders_id not in protected  # players write their orders
     rule = server.cell(sid, "Orders", "C2")["data_validation"]
     assert "claim war territory" in json.dumps(rule)
+
+
+def test_init_protects_the_gm_orders_tab_players_may_not_write_in(server):
+    from toy import ruleset as toy_ruleset
+
+    from sheetmaster.ruleset import Phase
+
+    rules = toy_ruleset(Phase("g", "decrees", lambda ctx: None, orders=("decree",)),
+                        gm_orders=True)
+    plan = init(server, server.create_spreadsheet(title="toy", sheets={"Sheet1": []}), rules)
+    assert "GM orders" in plan.protected and "Orders" not in plan.protected
+
+
+def test_init_makes_a_tab_wide_enough_for_its_headers(server):
+    """Was: '400 ... exceeds grid limits' for a tab of more than 26 columns."""
+    from toy import ruleset as toy_ruleset
+
+    from sheetmaster.ruleset import Phase
+    from sheetmaster.schema import Column, Table
+
+    wide = Table("Ledger", tuple(Column(f"column {i}") for i in range(30)))
+    rules = toy_ruleset(Phase("g", "pay", lambda ctx: None, orders=("pay",)), tables=(wide,))
+    sid = server.create_spreadsheet(title="toy", sheets={"Sheet1": []})
+    init(server, sid, rules)
+    assert server.values(sid, "Ledger")[0][-1] == "column 29"
 
 
 def test_init_keeps_tabs_that_hold_data(server):

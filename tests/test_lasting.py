@@ -183,6 +183,42 @@ def test_a_decision_is_answered_by_its_player_or_defaults_on_its_due_turn():
     assert statuses == ["done", "defaulted"]
 
 
+def owe_provinces(ctx) -> None:
+    for decision in ctx.decisions.take("conquest"):
+        ctx.emit(decision.owed_by, "trace", f"{decision.owed_by} takes "
+                                            f"{' + '.join(decision.choices)}")
+    for order in ctx.orders("pay"):
+        ctx.decisions.owe(order.player, "conquest", "Which lands do you take?",
+                          ["A", "B", "E", "nothing"], "B, E", several=True)
+        ctx.resolve(order, Status.APPLIED, "owed")
+
+
+def test_a_decision_may_take_several_of_its_options():
+    rules = ruleset(Phase("g", "conquest", owe_provinces, orders=("pay",)),
+                    lasting=("decisions",))
+    first = play(rules, [{"player": "Stark", "order": "pay", "amount": 1},
+                         {"player": "Tully", "order": "pay", "amount": 1},
+                         {"player": "Arryn", "order": "pay", "amount": 1}])
+    rows = first.after.tables["Decisions"].to_dict("records")
+    assert [r["several"] for r in rows] == ["yes"] * 3
+    assert any("Options (one or several, comma-separated): A, B, E, nothing" in e.text
+               for e in first.events)
+    second = resolve(rules, state(rules, [
+        {"player": "Stark", "order": "answer", "decision": "D1", "answer": "e; a, E"},
+        {"player": "Tully", "order": "answer", "decision": "D2", "answer": "A, Z"},
+    ], turn=2, tables={"Decisions": rows}), seed=1)
+    assert second.results[0].reason == "decision D1: E, A"
+    assert second.results[1].status is Status.REJECTED
+    assert "answer one or several (comma-separated) of: A, B, E, nothing" in \
+        second.results[1].reason
+    traces = [e.text for e in second.events if e.kind == "trace"]
+    assert traces == ["Stark takes E + A", "Tully takes B + E", "Arryn takes B + E"]
+    with pytest.raises(ValueError, match="is not one of"):
+        from sheetmaster.decisions import Decisions
+
+        Decisions(1, []).owe("Stark", "conquest", "?", ["A"], "A, B", several=True)
+
+
 def deal(ctx) -> None:
     if ctx.turn == 1:
         ctx.deck("Events", cards=["Flood", "Plague", "War", "Harvest", "Comet"])
@@ -285,3 +321,32 @@ def test_each_lasting_tab_is_added_to_the_game(uses):
     rules = ruleset(Phase("a", "a", lambda ctx: None), lasting=uses)
     tabs = [t.tab for t in all_tables(rules)]
     assert {"timers": "Timers", "decisions": "Decisions", "decks": "Decks"}[uses[0]] in tabs
+
+
+def test_a_timer_of_no_turns_waits_on_its_payments_and_says_no_due_turn():
+    """An instalment (decades' colonization) is a process of 0 turns: due at once, completed
+    by the rules when paid; its log line names no due turn."""
+    from sheetmaster.timers import Timers
+
+    lines: list[str] = []
+    timers = Timers(3, [], lambda owner, kind, text: lines.append(text))
+    paying = timers.start("colonization", "Stark", "A", 0)
+    waiting = timers.start("construction", "Stark", "Fort in B", 2)
+    assert lines == ["colonization started: A (T1)",
+                     "construction started: Fort in B, due on turn 5 (T2)"]
+    assert timers.due() == [paying] and waiting not in timers.due()
+
+
+@pytest.mark.parametrize("uses", [("timers",), ("decisions",), ("decks",)])
+def test_a_lasting_tab_missing_a_column_is_refused_naming_it(uses):
+    """Was: an AssertionError from loading its rows, instead of the tab and column."""
+    from sheetmaster.engine import all_tables
+    from sheetmaster.schema import StateError
+
+    rules = ruleset(Phase("a", "a", lambda ctx: None), lasting=uses)
+    table = next(t for t in all_tables(rules) if t.tab in ("Timers", "Decisions", "Decks"))
+    game = state(rules)
+    column = table.columns[0].name
+    game.tables[table.tab] = game.tables[table.tab].drop(columns=[column])
+    with pytest.raises(StateError, match=f"tab '{table.tab}', row 1, column '{column}'"):
+        resolve(rules, game, seed=1)

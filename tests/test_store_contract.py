@@ -7,6 +7,7 @@ writes.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,8 @@ class SheetsRoundTrip:
 def _norm(value):
     if is_blank(value):
         return ""
+    if isinstance(value, Decimal):  # an exact number is written as its float (or text)
+        value = float(value)
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():

@@ -8,10 +8,11 @@ from sheetmaster.ruleset import Ruleset
 
 from .claims import RULESET as CLAIMS
 from .clans import RULESET as CLANS
+from .decades import RULESET as DECADES
 from .goldenage import RULESET as GOLDENAGE
 
 BUILT_IN: dict[str, Ruleset] = {CLAIMS.name: CLAIMS, CLANS.name: CLANS,
-                                GOLDENAGE.name: GOLDENAGE}
+                                GOLDENAGE.name: GOLDENAGE, DECADES.name: DECADES}
 
 
 def available() -> dict[str, Ruleset]:

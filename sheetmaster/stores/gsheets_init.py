@@ -3,7 +3,8 @@
 Adds the missing tabs with their headers and frozen header rows, a "How to write orders" tab,
 dropdowns for order kinds and player names, the Game settings (ruleset, turn 1, the
 commitment to turn 1's dice, the spreadsheet's time zone), the hidden undo tab, and protects
-every tab but the players' orders so that only the GM and the account that runs the nightly
+every tab but the players' orders (the GM orders tab too: GM-only orders must not be
+writable by players) so that only the GM and the account that runs the nightly
 job can edit them. Tabs that already hold data are left as they are, but protected; running
 ``init`` again updates the protections' editors rather than adding a second protection (which
 Google refuses).
@@ -27,7 +28,7 @@ from sheetmaster.schema import Table
 from sheetmaster.stores.gsheets import SheetsStore, Tab, cell_value
 from sheetmaster.stores.gsheets_cells import protect_request
 from sheetmaster.stores.gsheets_undo import UNDO_HEADER, UNDO_TAB
-from sheetmaster.tabs import GAME_TAB, ORDERS_TAB, SETTINGS
+from sheetmaster.tabs import GAME_TAB, GM_ORDERS_TAB, ORDERS_TAB, SETTINGS
 
 HOWTO_TAB = "How to write orders"
 ORDER_ROWS = 5000
@@ -69,7 +70,9 @@ def plan_init(store: SheetsStore, ruleset: Ruleset, *, editors: list[str],
                 plan.requests.append({"addSheet": {"properties": {
                     "sheetId": sheet_id, "title": title, "index": index,
                     "gridProperties": {"rowCount": ORDER_ROWS if title == ORDERS_TAB else 1000,
-                                       "columnCount": 26, "frozenRowCount": 1}}}})
+                                       "columnCount": max(26, len(_header(table, form_tab))
+                                                          if table else 0),
+                                       "frozenRowCount": 1}}}})
                 plan.added_tabs.append(title)
             else:
                 sheet_id = tab.sheet_id
@@ -83,7 +86,7 @@ def plan_init(store: SheetsStore, ruleset: Ruleset, *, editors: list[str],
             plan.requests.append(_write(sheet_id, 0, 0, rows))
             if table is not None and table.tab == ORDERS_TAB:
                 plan.requests += _dropdowns(ruleset, sheet_id, _header(table, None))
-        if table is None or not table.player_input:
+        if table is None or not table.player_input or table.tab == GM_ORDERS_TAB:
             plan.requests += _protect(tab, sheet_id, title, editors)
             plan.protected.append(title)
     plan.requests += _undo_tab(store, next_id, editors)

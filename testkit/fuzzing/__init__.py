@@ -30,7 +30,7 @@ games), :mod:`.rows` (cells and order rows), :mod:`.sheet_writes` (appending row
 turn back), :mod:`.invariants` (what must hold after every turn), :mod:`.damage` (damaged
 states and workbooks), :mod:`.strategies` (hypothesis), :mod:`.run` (playing games, the
 volume run), and each ruleset's own: :mod:`.claims_checks`, :mod:`.clans_checks`,
-:mod:`.goldenage_checks`.
+:mod:`.goldenage_checks`, :mod:`.decades_checks`.
 """
 
 from __future__ import annotations
@@ -64,6 +64,7 @@ from testkit.fuzzing.games import (
 )
 from testkit.fuzzing.games import example_or_blank_game as example_or_blank_game
 from testkit.fuzzing.invariants import (
+    GROWS,
     INVARIANTS,
     REJECTION_MATTERS,
     TurnCheck,
@@ -112,12 +113,19 @@ def _register_clans() -> None:
 
 _register_clans()
 
-# importing goldenage_checks registers the goldenage ruleset's games, rows and checks
-from testkit.fuzzing import goldenage_checks as goldenage_checks  # noqa: E402
+
+def _register_rulesets() -> None:
+    """Importing goldenage_checks and decades_checks registers those rulesets' games, rows
+    and checks."""
+    from testkit.fuzzing import decades_checks, goldenage_checks  # noqa: F401
+
+
+_register_rulesets()
+
 
 __all__ = [
-    "DAMAGES", "GAMES", "INVARIANTS", "REJECTION_MATTERS", "SCENARIOS", "Chooser", "Damage",
-    "DamagedCase", "DrawChooser", "Figures", "Formula", "FuzzCase", "GameSpec", "Pools",
+    "DAMAGES", "GAMES", "GROWS", "INVARIANTS", "REJECTION_MATTERS", "SCENARIOS", "Chooser",
+    "Damage", "DamagedCase", "DrawChooser", "Figures", "Formula", "FuzzCase", "GameSpec", "Pools",
     "RandomChooser", "TurnCheck", "all_damages", "append_orders", "build_game", "check_case",
     "damage_state", "damage_workbook", "damaged_states", "fuzz_cases", "order_rows",
     "play_game", "pools_of", "refusal_problem", "rejected_rows_are_inert", "rows_needing_result",

@@ -253,7 +253,7 @@ def goldenage_invariants(result: TurnResult) -> list[str]:
     done = ("moved to", "invaded", "ready on turn", "landed at", "tech level ")
     for r in result.results:
         if r.status is Status.REJECTED and any(w in r.reason for w in done) and \
-                not r.reason.startswith(("not processed", "your tech level")):
+                not r.reason.startswith("not processed") and "your tech level" not in r.reason:
             out.append(f"turn {turn}: rejected row {r.row} says it did it: {r.reason}")
     return out
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from sheetmaster import values
@@ -14,7 +15,7 @@ from sheetmaster.model import GameState, Status, TurnResult
 from sheetmaster.orders import FINAL_RESULTS, REASON, RESULT, TURN
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Table
-from sheetmaster.tabs import GAME_TAB, LOG_TAB, ORDERS_TAB, parse_deadline
+from sheetmaster.tabs import GAME_TAB, GM_ORDERS_TAB, LOG_TAB, ORDERS_TAB, parse_deadline
 from testkit.fuzzing.rows import _canonical_column
 from testkit.fuzzing.sheet_writes import _raw_orders
 
@@ -33,6 +34,10 @@ def _same(a: Any, b: Any) -> bool:
     a, b = norm(a), norm(b)
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
+    if isinstance(a, float) and isinstance(b, Decimal) or \
+            isinstance(b, float) and isinstance(a, Decimal):
+        # an exact number written as a float reads back as that float's shortest spelling
+        return Decimal(repr(a)) == b if isinstance(a, float) else Decimal(repr(b)) == a
     return bool(a == b)
 
 
@@ -43,7 +48,18 @@ def rows_needing_result(result: TurnResult) -> tuple[set[int], set[int]]:
     turn (an earlier turn's, or one refused for a later turn); rows with a blank turn cell
     posted after the deadline (they wait for the next turn).
     """
-    orders = result.before.tables[ORDERS_TAB]
+    needed: set[int] = set()
+    blank_turn: set[int] = set()
+    for tab, sign in ((ORDERS_TAB, 1), (GM_ORDERS_TAB, -1)):
+        if tab in result.before.tables:
+            rows, blanks = _tab_rows_needing_result(result, tab)
+            needed |= {sign * r for r in rows}
+            blank_turn |= {sign * r for r in blanks}
+    return needed, blank_turn
+
+
+def _tab_rows_needing_result(result: TurnResult, tab: str) -> tuple[set[int], set[int]]:
+    orders = result.before.tables[tab]
     meta = result.before.meta
     absent = set(orders.attrs.get("absent", ()))
     inputs = [c for c in orders.columns if c not in absent and c not in (RESULT, REASON)]
@@ -86,7 +102,7 @@ def turn_violations(ruleset: Ruleset, result: TurnResult) -> TurnCheck:
     bad = check.violations.append
     turn = result.turn
     rows = [r.row for r in result.results]
-    if rows != sorted(set(rows)):
+    if rows != sorted(set(rows), key=lambda r: (r < 0, abs(r))):  # the GM orders tab's last
         bad(f"turn {turn}: results are not one per row in row order: {rows[:20]}")
     needed, blank_turn = rows_needing_result(result)
     check.missing = sorted(needed - set(rows))
@@ -96,27 +112,10 @@ def turn_violations(ruleset: Ruleset, result: TurnResult) -> TurnCheck:
     for r in result.results:
         if r.status in (Status.REJECTED, Status.PARTIAL) and not r.reason:
             bad(f"turn {turn}: row {r.row} is {r.status.value} without a reason")
-    # the Orders tab: results written, turn cells filled in, players' cells untouched
-    before, after = result.before.tables[ORDERS_TAB], result.after.tables[ORDERS_TAB]
-    if list(before.index) != list(after.index):
-        bad(f"turn {turn}: the Orders tab's rows changed")
-    else:
-        by_row = {r.row: r for r in result.results}
-        for column in before.columns:
-            for row, was, now in zip(before.index.tolist(), before[column].tolist(),
-                                     after[column].tolist()):
-                r = by_row.get(row)
-                if column == RESULT and r is not None:
-                    ok = now == r.status.value
-                elif column == REASON and r is not None:
-                    ok = now == r.public_reason  # a secret order's reason stays private
-                elif column == TURN and row in blank_turn:
-                    ok = now == turn
-                else:
-                    ok = was is now or _same(was, now)
-                if not ok:
-                    bad(f"turn {turn}: Orders row {row} column {column!r}: {was!r} -> {now!r}")
-                    break
+    # the orders tabs: results written, turn cells filled in, players' cells untouched
+    for tab, sign in ((ORDERS_TAB, 1), (GM_ORDERS_TAB, -1)):
+        if tab in result.before.tables:
+            check.violations.extend(_orders_tab_violations(result, tab, sign, blank_turn))
     # the Game tab moves on by exactly one turn
     game = result.after.tables[GAME_TAB]
     turns = [v for k, v in zip(game["setting"].tolist(), game["value"].tolist())
@@ -144,13 +143,38 @@ def turn_violations(ruleset: Ruleset, result: TurnResult) -> TurnCheck:
     return check
 
 
+def _orders_tab_violations(result: TurnResult, tab: str, sign: int,
+                           blank_turn: set[int]) -> list[str]:
+    turn = result.turn
+    before, after = result.before.tables[tab], result.after.tables[tab]
+    if list(before.index) != list(after.index):
+        return [f"turn {turn}: the {tab} tab's rows changed"]
+    by_row = {sign * r.row: r for r in result.results if r.row * sign > 0}
+    for column in before.columns:
+        for row, was, now in zip(before.index.tolist(), before[column].tolist(),
+                                 after[column].tolist()):
+            r = by_row.get(row)
+            if column == RESULT and r is not None:
+                ok = now == r.status.value
+            elif column == REASON and r is not None:
+                ok = now == r.public_reason  # a secret order's reason stays private
+            elif column == TURN and sign * row in blank_turn:
+                ok = now == turn
+            else:
+                ok = was is now or _same(was, now)
+            if not ok:
+                return [f"turn {turn}: {tab} row {row} column {column!r}: {was!r} -> {now!r}"]
+    return []
+
+
 def _state_tab_violations(table: Table, result: TurnResult) -> list[str]:
     before, after = result.before.tables[table.tab], result.after.tables[table.tab]
     out: list[str] = []
     old_rows = before.index.tolist()
     if after.index.tolist()[:len(old_rows)] != old_rows:
         return [f"turn {result.turn}: tab {table.tab!r} lost or moved rows"]
-    if table.key and len(after) != len(before) and not table.column(table.key).owned:
+    if table.key and len(after) != len(before) and not table.column(table.key).owned \
+            and table.tab not in GROWS.get(result.ruleset, ()):
         out.append(f"turn {result.turn}: tab {table.tab!r} gained rows (its rows are the "
                    "GM's: sheetmaster does not write its key column)")
     owned = {c.name for c in table.columns if c.owned}
@@ -175,6 +199,8 @@ def _state_tab_violations(table: Table, result: TurnResult) -> list[str]:
 INVARIANTS: dict[str, Callable[[TurnResult], list[str]]] = {}
 #: ruleset name -> order kinds whose rejected rows may change things on purpose.
 REJECTION_MATTERS: dict[str, frozenset[str]] = {}
+#: ruleset name -> keyed tabs whose rows the rules may add to (decades: new states).
+GROWS: dict[str, frozenset[str]] = {}
 
 
 def rejected_rows_are_inert(ruleset: Ruleset, raw: GameState, result: TurnResult,
@@ -186,7 +212,7 @@ def rejected_rows_are_inert(ruleset: Ruleset, raw: GameState, result: TurnResult
     """
     keep = REJECTION_MATTERS.get(ruleset.name, frozenset())
     rejected = [r.row for r in result.results
-                if r.status is Status.REJECTED and r.kind not in keep]
+                if r.status is Status.REJECTED and r.kind not in keep and r.row > 0]
     if not rejected:
         return []
     tab = _raw_orders(raw)

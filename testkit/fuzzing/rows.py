@@ -108,6 +108,9 @@ def _field_cell(ch: Chooser, pools: Pools, f: Any, made: list[dict[str, Any]]) -
     """A cell for one field of an order kind, valid most of the time."""
     if f.count:
         return ch.integer(1, 6) if ch.chance(85) else ch.choice(JUNK_AMOUNTS)
+    if f.decimal:
+        fine = (ch.integer(1, 12), f"{ch.integer(0, 9)}.{ch.choice((25, 5, 75))}", 0.5)
+        return ch.choice(fine) if ch.chance(85) else ch.choice(JUNK_AMOUNTS)
     if f.names:
         names = pools.names.get(f.names) or ["?"]
         if ch.chance(80):

@@ -1,0 +1,216 @@
+"""What a victor may take (§15): the allowance, contiguity over land (and over water only
+without a land border), capitals last, single-province states and satellites at 50%; the
+victor's choice as a decision owed to next turn, its default picked here (F72-F76, F63)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from sheetmaster.decisions import Decision
+from sheetmaster.mapgraph import LAND, SEA
+from sheetmaster.ruleset import Context
+from sheetmaster.timers import data_text, parse_data
+
+from .economy import ev
+from .tables import Province, State
+from .tech import owe_civilized_government
+from .turmoil import fix_capital, settle, world_of
+from .world import DecadesWorld
+
+CONQUEST_RULE = (
+    "Victory has a 1/10 chance of allowing 100% in conquests (ie, full annexation), 1/10 for "
+    "75% or 1/10% for 50%. 1/4 25%, and 1/4 for 10%. If the defeated state is a single "
+    "province, then only 50% or higher is required for annexation. Converting them to a "
+    "satellite requires only 50% or higher. Percentages are calculated based on the "
+    "proportional value of their provinces. Capital provinces (those marked with a black dot) "
+    "may not be annexed unless their is no other choice. Annexations must be contiguous. "
+    "Annexation over water are not allowed unless the player does not share a land border."
+)
+COLONIZED_ON_ANNEX_RULE = (
+    "Any state held by a tribe which is conquered by a civilized state is considered to be "
+    "uncolonized; it has an economic value of only 1 until it is colonized (states with a "
+    "value of only 1 are considered to be automatically settled once annexed)."
+)
+#: F72: the table sums to 8/10 as written; 50% takes the missing share (a d20).
+CONQUEST_TABLE = ((100, 2), (75, 2), (50, 6), (25, 5), (10, 5))
+CONQUEST = "conquest"
+NOTHING = "nothing"
+SATELLITE_WORDS = " as satellite"
+
+
+@dataclass
+class Claim:
+    """A victor's right over one loser: how much value it may annex."""
+
+    loser: str
+    allowance: Decimal
+    percent: int
+    taken: Decimal = Decimal(0)
+    #: provinces taken so far, in order (contiguity counts them).
+    gained: list[str] = field(default_factory=list)
+
+
+def why_not(world: DecadesWorld, winner: State, claim: Claim, province: Province,
+            continent: str, gained: set[str]) -> str:
+    """Why ``winner`` may not annex ``province`` now ('' if it may)."""
+    loser = world.states[claim.loser]
+    held = set(world.holdings.of(loser.name)) - gained
+    if province.name not in held:
+        return f"{province.name} is not {loser.name}'s"
+    if province.continent != continent:
+        return f"{province.name} is not on {continent}, where the war was fought"
+    single = len(world.holdings.of(loser.name)) == 1 and claim.percent >= 50
+    if not single and claim.taken + world.value(province) > claim.allowance:
+        return (f"{province.name} ({world.value(province)}) is more than the "
+                f"{ev(claim.allowance - claim.taken)} left of the allowance")
+    if not contiguous(world, winner, loser, province.name, gained):
+        return f"{province.name} does not border {winner.name}'s land"
+    if province.name == loser.capital and not single:
+        others = [world.provinces[p] for p in held if p != loser.capital]
+        if any(not _plain_why_not(world, winner, claim, o, continent, gained) for o in others):
+            return f"{province.name} is {loser.name}'s capital, and there is another choice"
+    return ""
+
+
+def _plain_why_not(world, winner, claim, province, continent, gained) -> str:
+    """why_not for a province that is not the capital (no recursion)."""
+    loser = world.states[claim.loser]
+    if province.continent != continent or province.name == loser.capital:
+        return "no"
+    if claim.taken + world.value(province) > claim.allowance:
+        return "too much"
+    return "" if contiguous(world, winner, loser, province.name, gained) else "not contiguous"
+
+
+def contiguous(world: DecadesWorld, winner: State, loser: State, province: str,
+               gained: set[str]) -> bool:
+    """F75: it borders the victor's land (provinces taken earlier in the war count); F76:
+    over water only if the victor shares no land border with the loser."""
+    mine = set(world.holdings.of(winner.name)) | gained
+    theirs = set(world.holdings.of(loser.name)) - gained
+    kinds = [LAND] if _land_border(world, mine, theirs) else [LAND, SEA]
+    return any(n in mine for n in world.map.neighbours(province, kinds))
+
+
+def _land_border(world: DecadesWorld, mine: set[str], theirs: set[str]) -> bool:
+    return any(n in theirs for p in mine for n in world.map.neighbours(p, [LAND]))
+
+
+def default_pick(world: DecadesWorld, winner: State, claims: list[Claim],
+                 continent: str) -> list[str]:
+    """The choice taken if the victor does not answer: the most valuable province that is
+    legal, again and again (the first listed on a tie)."""
+    picks: list[str] = []
+    gained: set[str] = set()
+    for claim in claims:
+        taken = claim.taken
+        while True:
+            loser = world.states[claim.loser]
+            ranked = sorted((world.provinces[p] for p in world.holdings.of(loser.name)
+                             if p not in gained),
+                            key=lambda p: (-world.value(p), p.row))
+            found = next((p for p in ranked
+                          if not why_not(world, winner, claim, p, continent, gained)), None)
+            if found is None:
+                break
+            picks.append(found.name)
+            gained.add(found.name)
+            claim.taken += world.value(found)
+        claim.taken = taken
+    return picks
+
+
+def owe_conquest(ctx: Context, war_id: str, winner: State, claims: list[Claim],
+                 continent: str, satellites: list[str]) -> None:
+    """The victor chooses its provinces (or satellites) by next turn; the default is
+    :func:`default_pick`."""
+    world = world_of(ctx)
+    options = [p for c in claims for p in world.holdings.of(c.loser)
+               if world.provinces[p].continent == continent]
+    options += [f"{s}{SATELLITE_WORDS}" for s in satellites]
+    if not options or ctx.decisions is None:
+        ctx.emit(winner.name, "conquest", f"{winner.name} has nothing it may take on "
+                                          f"{continent}")
+        return
+    picks = default_pick(world, winner, claims, continent)
+    allowances = ", ".join(f"{c.loser}={ev(c.allowance)}" for c in claims)
+    ctx.decisions.owe(
+        world.owed_by(winner), CONQUEST,
+        f"Which provinces does {winner.name} annex after war {war_id} (on {continent}; up to "
+        f"{'; '.join(f'{ev(c.allowance)} from {c.loser}' for c in claims)})?",
+        [*options, NOTHING], ", ".join(picks) or NOTHING, several=True,
+        data=data_text({"war": war_id, "winner": winner.name, "continent": continent,
+                        "claims": allowances,
+                        "percent": ", ".join(f"{c.loser}={c.percent}" for c in claims)}))
+
+
+def take_conquest(ctx: Context, decision: Decision) -> None:
+    """The victor annexes what it chose, each province checked as the state is now."""
+    world = world_of(ctx)
+    data = parse_data(decision.data)
+    winner = world.states.get(data.get("winner", ""))
+    if winner is None or not winner.alive:
+        return
+    percents = dict(_pairs(data.get("percent", "")))
+    claims = {loser: Claim(loser, Decimal(amount), int(percents.get(loser, "0")))
+              for loser, amount in _pairs(data.get("claims", ""))}
+    continent = data.get("continent", "")
+    gained: set[str] = set()
+    for choice in decision.choices:
+        if choice == NOTHING:
+            continue
+        if choice.endswith(SATELLITE_WORDS):
+            make_satellite(ctx, world.states.get(choice[:-len(SATELLITE_WORDS)]), winner)
+            continue
+        province = world.provinces.get(choice)
+        claim = claims.get(province.owner) if province is not None else None
+        reason = "it is no longer the loser's" if claim is None else \
+            why_not(world, winner, claim, province, continent, gained)
+        if reason:
+            ctx.emit(winner.name, "conquest", f"{winner.name} cannot annex {choice}: {reason}")
+            continue
+        claim.taken += world.value(province)
+        gained.add(province.name)
+        annex(ctx, winner, province, f"war {data.get('war', '')}")
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    out = []
+    for part in text.split(","):
+        if "=" in part:
+            key, value = part.rsplit("=", 1)
+            out.append((key.strip(), value.strip()))
+    return out
+
+
+def make_satellite(ctx: Context, loser: State | None, winner: State) -> None:
+    if loser is None or not loser.alive:
+        return
+    loser.overlord = winner.name
+    ctx.emit(winner.name, "satellite", f"{loser.name} becomes a satellite of {winner.name}")
+
+
+def annex(ctx: Context, winner: State, province: Province, how: str) -> None:
+    """The province changes hands; a tribe counts its civilized conquests (§5); a civilized
+    victor settles a tribal province of value 1 (§16)."""
+    world = world_of(ctx)
+    loser = world.states[province.owner]
+    world.set_owner(province, winner.name)
+    note = ""
+    if not world.tribal(winner) and province.unsettled and province.value == 1:
+        province.unsettled = False
+        note = "; worth only 1, it is settled at once"
+    ctx.emit(winner.name, "annexed", f"{winner.name} annexes {province.name} from "
+                                     f"{loser.name} ({how}){note}")
+    if world.tribal(winner) and not world.tribal(loser):
+        winner.conquests += 1
+        if winner.conquests >= 3:
+            owe_civilized_government(ctx, winner, "3 civilized provinces conquered")
+    fix_capital(ctx, loser)
+    settle(ctx, winner)
+    settle(ctx, loser)
+
+
+__all__ = ["CONQUEST", "CONQUEST_TABLE", "Claim", "NOTHING", "annex", "owe_conquest",
+           "take_conquest"]

@@ -1,0 +1,1 @@
+"""The decades turn's phases, one module each."""

@@ -1,0 +1,129 @@
+"""The last step of a resolve opens the next turn (decades.txt gives no turn order: the
+digest's reading, F47): technology, modifier, interregnum and personal-union rolls, then each
+state's income and tribute, written so players know what they may spend."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from sheetmaster.decisions import GM
+from sheetmaster.ruleset import Context
+
+from ..economy import COLLAPSE_RULE, INCOME_RULE, MODIFIERS_RULE, ev, income
+from ..settings import START_YEAR
+from ..tables import State
+from ..tech import TECH_RULE, advance_techs
+from ..turmoil import hit
+from ..world import PAID_COLUMNS, DecadesWorld, anarchy
+
+MODIFIER_ODDS_RULE = (
+    "Economic crisis may in addition to civil war be gained through a 1/10 random chance. It "
+    "has a 1/2 chance of being eliminated per turn. Pestilence, representing both famine and "
+    "plague, has a 1/10 chance of being eliminated per turn and a 1/20 chance of being gained."
+)
+MONARCHY_RULE = (
+    "All Monarchies have a 1/50 chance per turn of having an Interregnum. That causes a "
+    "stability hit and a happiness hit. In addition the player may not declare war for the "
+    "rest of the turn. All Feudal Monarchies have a 1/20 chance of entering into a Personal "
+    "Union."
+)
+TRIBUTE_RULE = "The junior partner pays 25% of their economic power to the senior partner."
+OPENING_RULE = " ".join((TECH_RULE, MODIFIER_ODDS_RULE, MONARCHY_RULE, INCOME_RULE,
+                         MODIFIERS_RULE, COLLAPSE_RULE, TRIBUTE_RULE))
+UNION_DECISION, NO_PARTNER = "personal union", "none"
+TRIBUTE = Decimal("0.25")
+
+
+def open_next_turn(ctx: Context) -> None:
+    world: DecadesWorld = ctx.world
+    world.start_year = ctx.setting(START_YEAR)
+    following = ctx.turn + 1
+    year = world.start_year + 10 * (following - 1)
+    ctx.emit("", "decade", f"turn {following} opens: the years {year}-{year + 9}")
+    _drop_orphaned_instalments(ctx, world)
+    for state in list(world.alive()):
+        state.interregnum = False
+        advance_techs(ctx, state, following)
+        roll_modifiers(ctx, state)
+        roll_monarchy(ctx, world, state)
+    for state in world.alive():
+        modifiers = [name for name, on in (("Anarchy", anarchy(world, state)),
+                                           ("Economic Crisis", state.economic_crisis),
+                                           ("Pestilence", state.pestilence)) if on]
+        state.income, state.income_note = income(
+            world.economic_value(state), collapse=state.collapse, modifiers=modifiers,
+            government=world.government(state))
+        state.spendable = state.income
+    for state in world.alive():
+        pay_tribute(ctx, world, state)
+    for state in world.alive():
+        ctx.emit(state.name, "income", f"{state.name}'s income for turn {following}: "
+                                       f"{state.income_note}; to spend: {ev(state.spendable)}")
+    world.paid = {}
+    for timer in ctx.timers.find() if ctx.timers else ():
+        if timer.kind in PAID_COLUMNS.values():
+            world.paid.setdefault(timer.subject, {})[timer.kind] = timer.paid
+
+
+def roll_modifiers(ctx: Context, state: State) -> None:
+    """§9, one roll per modifier and state a turn: to lose it if it holds, else to gain it;
+    none for a modifier gained this turn (F45); every state rolls (F48)."""
+    for attr, name, lose, gain, fresh in (
+            ("economic_crisis", "Economic Crisis", 2, 10, state.crisis_gained),
+            ("pestilence", "Pestilence", 10, 20, state.pestilence_gained)):
+        if fresh:
+            continue
+        held = getattr(state, attr)
+        odds = lose if held else gain
+        if ctx.dice.chance(1, odds, state.name, f"{state.name} {'losing' if held else 'gaining'}"
+                                                f" {name}", name=f"{name.casefold()} "
+                                                                 f"{state.name}"):
+            setattr(state, attr, not held)
+            ctx.emit(state.name, "modifier", f"{state.name} {'loses' if held else 'gains'} "
+                                             f"{name}")
+
+
+def roll_monarchy(ctx: Context, world: DecadesWorld, state: State) -> None:
+    """§10: a Monarchy's 1 in 50 interregnum (hits, no war declared next turn, F50) and a
+    Feudal Monarchy's 1 in 20 personal union, whose partner the GM names (F52)."""
+    government = world.government(state)
+    if government.monarchy and ctx.dice.chance(1, 50, state.name, f"an interregnum in "
+                                               f"{state.name}", name=f"interregnum {state.name}"):
+        state.interregnum = True
+        ctx.emit(state.name, "interregnum", f"interregnum in {state.name}: it may not declare "
+                                            f"war next turn")
+        hit(ctx, state, "the interregnum", stability=1, happiness=1)
+    if government.feudal and state.alive and ctx.dice.chance(
+            1, 20, state.name, f"a personal union for {state.name}",
+            name=f"personal union {state.name}"):
+        partners = [s.name for s in world.alive() if s is not state and not s.player
+                    and not s.union_with and not world.unions(s) and s.name != state.overlord]
+        if not partners or ctx.decisions is None:
+            ctx.emit(state.name, "union", "a personal union, but no state to enter it")
+            return
+        ctx.decisions.owe(GM, UNION_DECISION, f"{state.name} enters a personal union: with "
+                          f"which state (or none)?", [*partners, NO_PARTNER], NO_PARTNER,
+                          data=f"state: {state.name}")
+
+
+def pay_tribute(ctx: Context, world: DecadesWorld, state: State) -> None:
+    """§14: 25% of the junior's own income (F65) goes to its senior partner."""
+    overlord = world.states.get(state.overlord)
+    if overlord is None or not overlord.alive or not state.income:
+        return
+    tribute = state.income * TRIBUTE
+    state.spendable -= tribute
+    overlord.spendable += tribute
+    ctx.emit(state.name, "tribute", f"{state.name} pays {ev(tribute)} tribute to "
+                                    f"{overlord.name}")
+
+
+def _drop_orphaned_instalments(ctx: Context, world: DecadesWorld) -> None:
+    """Payments toward a province its payer no longer controls are lost."""
+    if ctx.timers is None:
+        return
+    for timer in ctx.timers.find():
+        province = world.provinces.get(timer.subject)
+        if timer.kind in PAID_COLUMNS.values() and (province is None or
+                                                    province.owner != timer.owner):
+            ctx.timers.cancel(timer, f"{timer.owner} no longer controls {timer.subject}")

@@ -1,0 +1,251 @@
+"""Step 5: wars (§15, §13, §10, §5, §14). Declarations in posting order; each war's sides
+with their allies, its odds by the ratio of military strength, the outcome and the conquest
+rolled; the victors owe their choice of provinces. Then last turn's national uprisings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import ROUND_DOWN, Decimal
+
+from sheetmaster.model import Status
+from sheetmaster.ruleset import Context
+from sheetmaster.timers import Timer
+
+from .. import reasons
+from ..conquest import CONQUEST_RULE, CONQUEST_TABLE, Claim, owe_conquest
+from ..economy import ev
+from ..orders import DECLARE_WAR, REBEL_STRENGTH
+from ..tables import State, WarRecord
+from ..turmoil import free_provinces
+from ..world import DecadesWorld
+from .common import acting, other_state
+from .happiness import UPRISING
+
+WAR_RULE = (
+    "War is calculated automatically by the ratios of military strength between combatants. If "
+    "the two sides are within 25% of one another, then the war operates on a 1/3 chance of "
+    "either victory, defeat, or white peace. If one side has 25% or more, the it operates on a "
+    "1/2 chance of victory, 1/4 chance of white peace, or 1/4 chance of defeat. [...] Only one "
+    "war may be started per continent, per alliance. Allies will only be called into wars on "
+    "different continents following Enlightenment."
+)
+FAVOURED = Decimal("1.25")
+#: F73: a victor's share of the allowance is cut to the cent below, never rounded up.
+CENT = Decimal("0.01")
+WHITE_PEACE = "white peace"
+
+
+@dataclass
+class War:
+    id: str
+    continent: str
+    attackers: list[State]
+    defenders: list[State]
+    row: int = 0
+    note: list[str] = field(default_factory=list)
+
+
+def fight_wars(ctx: Context) -> None:
+    world: DecadesWorld = ctx.world
+    strengths = rebel_strengths(ctx)
+    for war in declarations(ctx, world):
+        fight(ctx, world, war)
+    if ctx.timers is not None:
+        for timer in ctx.timers.due(UPRISING):
+            independence_war(ctx, world, timer, strengths.get(timer.owner))
+
+
+def declarations(ctx: Context, world: DecadesWorld) -> list[War]:
+    """§10 no war in an interregnum; §15 one war per continent per alliance (a state alone
+    counts as its own, F69); F68 the continent. No state is ever on both sides (F64): a state
+    is in one alliance at most, and no war is declared on an ally."""
+    started: dict[tuple[str, str], int] = {}
+    wars: list[War] = []
+    for order in ctx.orders(DECLARE_WAR):
+        actor = acting(ctx, order)
+        target = actor and other_state(ctx, order, actor)
+        if target is None:
+            continue
+        continent = order.fields.get("continent") or \
+            world.provinces[target.capital].continent
+        why = _refusal(world, actor, target, continent)
+        alliance = world.alliance_of(actor)
+        key = (alliance.name if alliance else actor.name, continent)
+        if not why and key in started:
+            why = reasons.ONE_WAR.say(who=key[0], continent=continent, row=started[key])
+        if why:
+            ctx.resolve(order, Status.REJECTED, why)
+            continue
+        started[key] = order.row
+        war = War(f"W{ctx.turn}-{len(wars) + 1}", continent, _side(world, actor, continent),
+                  _side(world, target, continent), order.row)
+        attackers, defenders = war.attackers, war.defenders
+        wars.append(war)
+        ctx.resolve(order, Status.APPLIED, f"war {war.id} on {continent}: "
+                                           f"{_names(attackers)} against {_names(defenders)}")
+    return wars
+
+
+def _refusal(world: DecadesWorld, actor: State, target: State, continent: str) -> str:
+    if actor.interregnum:
+        return reasons.INTERREGNUM.say(state=actor.name)
+    if not any(p.continent == continent for p in world.provinces_of(target)):
+        return reasons.NO_LAND_THERE.say(state=target.name, continent=continent)
+    if target in world.allies(actor):
+        return reasons.FRIEND.say(state=target.name, how="an ally", actor=actor.name)
+    if actor.name in (target.union_with, target.overlord) or target.name == actor.union_with:
+        how = "a satellite" if target.overlord == actor.name else "in personal union with one"
+        return reasons.FRIEND.say(state=target.name, how=how, actor=actor.name)
+    return ""
+
+
+def _side(world: DecadesWorld, state: State, continent: str) -> list[State]:
+    """The state and the allies called in: §15 "Allies will only be called into wars on
+    different continents following Enlightenment" (the ally's home: its capital's)."""
+    out = [state]
+    for ally in world.allies(state):
+        home = world.provinces[ally.capital].continent if ally.capital else ""
+        if home == continent or world.enlightened(ally):
+            out.append(ally)
+    return out
+
+
+def _names(side: list[State]) -> str:
+    return ", ".join(s.name for s in side)
+
+
+def odds(attack: Decimal, defend: Decimal) -> tuple[list[tuple[str, int]], str]:
+    """F70: favoured iff the stronger side has at least 1.25 times the weaker's strength."""
+    strong, weak = ("attackers", "defenders") if attack >= defend else ("defenders", "attackers")
+    high, low = max(attack, defend), min(attack, defend)
+    if high > 0 and high >= FAVOURED * low:
+        return ([(f"{strong} win", 2), (WHITE_PEACE, 1), (f"{weak} win", 1)],
+                f"{strong} 25% or more stronger ({ev(high)} against {ev(low)}): 1/2 victory, "
+                f"1/4 white peace, 1/4 defeat")
+    return ([("attackers win", 1), ("defenders win", 1), (WHITE_PEACE, 1)],
+            f"within 25% of one another ({ev(attack)} against {ev(defend)}): 1/3 each")
+
+
+def fight(ctx: Context, world: DecadesWorld, war: War) -> None:
+    attack = sum((s.military for s in war.attackers), Decimal(0))
+    defend = sum((s.military for s in war.defenders), Decimal(0))
+    table, told = odds(attack, defend)
+    ctx.emit(war.attackers[0].name, "war", f"war {war.id} on {war.continent}: {told}")
+    outcome = ctx.dice.pick(table, war.attackers[0].name,
+                            f"war {war.id} ({_names(war.attackers)} against "
+                            f"{_names(war.defenders)})", name=f"war {war.id}")
+    record = WarRecord(ctx.turn, war.id, _strengths(war.attackers), _strengths(war.defenders),
+                       war.continent, attack, defend, told, outcome, "")
+    world.wars.append(record)
+    if outcome == WHITE_PEACE:
+        ctx.emit(war.attackers[0].name, "war", f"war {war.id} ends in a white peace")
+        return
+    attackers_won = outcome == "attackers win"
+    winners, losers = (war.attackers, war.defenders) if attackers_won else \
+        (war.defenders, war.attackers)
+    ctx.emit(winners[0].name, "war", f"war {war.id} is won by {_names(winners)}")
+    _free_satellites(ctx, winners, losers)
+    if not attackers_won and all(world.tribal(w) for w in winners):
+        ctx.emit(winners[0].name, "conquest", f"{_names(winners)}: Tribal, it cannot profit "
+                                              f"from a defensive war")
+        return
+    percent = int(ctx.dice.pick([(f"{p}%", w) for p, w in CONQUEST_TABLE], winners[0].name,
+                                f"conquest in war {war.id} (of the losers' value)",
+                                name=f"conquest {war.id}")[:-1])
+    total = sum(world.economic_value(s) for s in losers)
+    allowance = Decimal(total) * percent / 100
+    record.conquest = f"{percent}% of {total} = {ev(allowance)}"
+    _spoils(ctx, world, war, winners, losers, percent, allowance, defensive=not attackers_won)
+
+
+def _strengths(side: list[State]) -> str:
+    return ", ".join(f"{s.name} ({ev(s.military)})" for s in side)
+
+
+def _shares(side: list[State]) -> dict[str, Decimal]:
+    """§13 "liable for defeat or victory according to their contribution" (F63: strength)."""
+    total = sum((s.military for s in side), Decimal(0))
+    if not total:
+        return {s.name: Decimal(1) / len(side) for s in side}
+    return {s.name: s.military / total for s in side}
+
+
+def _spoils(ctx: Context, world: DecadesWorld, war: War, winners: list[State],
+            losers: list[State], percent: int, allowance: Decimal, *, defensive: bool) -> None:
+    """Each victor's claims on each loser: the allowance x both strength shares; a Tribal
+    defender gains nothing (§5, F25); a satellite beating its overlord goes free (§14)."""
+    win_share, lose_share = _shares(winners), _shares(losers)
+    for winner in winners:
+        if defensive and world.tribal(winner):
+            ctx.emit(winner.name, "conquest", f"{winner.name} is Tribal and cannot profit from "
+                                              f"a defensive war")
+            continue
+        claims = [Claim(loser.name, (allowance * win_share[winner.name] *
+                               lose_share[loser.name]).quantize(CENT, ROUND_DOWN), percent)
+                  for loser in losers if loser.alive]
+        claims = [c for c in claims if c.allowance > 0 or
+                  (percent >= 50 and len(world.holdings.of(c.loser)) == 1)]
+        satellites = [loser.name for loser in losers if percent >= 50 and loser.alive
+                      and loser.overlord != winner.name and not loser.overlord]
+        owe_conquest(ctx, war.id, winner, claims, war.continent, satellites)
+
+
+def _free_satellites(ctx: Context, winners: list[State], losers: list[State]) -> None:
+    """§14 "winning a war against them counts as consent"."""
+    beaten = {s.name for s in losers}
+    for winner in winners:
+        if winner.overlord in beaten:
+            ctx.emit(winner.name, "satellite", f"{winner.name} beat its overlord "
+                                               f"{winner.overlord}: it is a satellite no more")
+            winner.overlord = ""
+
+
+def rebel_strengths(ctx: Context) -> dict[str, Decimal]:
+    """GM: the rebels' strength in a state's independence war this turn (F40)."""
+    due = {t.owner for t in ctx.timers.due(UPRISING)} if ctx.timers is not None else set()
+    out: dict[str, Decimal] = {}
+    for order in ctx.orders(REBEL_STRENGTH):
+        state = acting(ctx, order)
+        if state is None:
+            continue
+        if state.name not in due:
+            ctx.resolve(order, Status.REJECTED, reasons.NO_UPRISING.say(state=state.name))
+            continue
+        out[state.name] = order.fields["amount"]
+        said = f"the rebels fight {state.name} with {ev(order.fields['amount'])}"
+        ctx.resolve(order, Status.APPLIED, said)
+        ctx.emit(state.name, "war", f"the GM: {said}")
+    return out
+
+
+def independence_war(ctx: Context, world: DecadesWorld, timer: Timer,
+                     strength: Decimal | None) -> None:
+    """F40: the risen provinces still held fight as a rebel side of their value (or the GM's
+    figure), by the same odds; if they win they form a new state (F5)."""
+    state = world.states.get(timer.owner)
+    names = [n for n in timer.details.get("provinces", "").split(", ") if n]
+    rebels = [world.provinces[n] for n in names if n in world.provinces
+              and state is not None and world.provinces[n].owner == state.name]
+    if state is None or not state.alive or not rebels:
+        ctx.timers.complete(timer, "the rising is over: none of its provinces is held")
+        return
+    if strength is None:
+        strength = Decimal(sum(world.value(p) for p in rebels))
+    table, told = odds(strength, state.military)
+    ctx.emit(state.name, "war", f"the rebels of {', '.join(p.name for p in rebels)} against "
+                                f"{state.name}: {told}")
+    outcome = ctx.dice.pick(table, state.name, f"the independence war in {state.name}",
+                            name=f"independence war {state.name}")
+    war_id = f"W{ctx.turn}-rebels-{state.name}"
+    world.wars.append(WarRecord(ctx.turn, war_id, f"rebels of {', '.join(p.name for p in rebels)}"
+                                f" ({ev(strength)})", _strengths([state]), rebels[0].continent,
+                                strength, state.military, told, outcome, ""))
+    if outcome == "attackers win":
+        made = free_provinces(ctx, state, rebels, "won their independence war")
+        ctx.timers.complete(timer, f"the rebels win: {_names(made)}")
+    else:
+        ctx.timers.complete(timer, f"the rebels lose ({outcome})" if outcome != WHITE_PEACE
+                            else "white peace: nothing changes")
+
+
+__all__ = ["CONQUEST_RULE", "WAR_RULE", "fight_wars", "odds"]

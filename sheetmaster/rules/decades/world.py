@@ -1,0 +1,231 @@
+"""The decades world: states, provinces, the GM's governments and technologies, alliances,
+and the questions every phase asks of them (values, shares, caps, who controls whom)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import pandas as pd
+
+from sheetmaster import values
+from sheetmaster.decisions import GM
+from sheetmaster.entities import write_rows
+from sheetmaster.mapgraph import MapGraph
+from sheetmaster.model import GameState
+from sheetmaster.rules.common.ownership import Holdings
+
+from .tables import (
+    ALLIANCES,
+    PROVINCES,
+    STATES,
+    WARS,
+    Alliance,
+    Government,
+    Province,
+    State,
+    Technology,
+    WarRecord,
+)
+
+ENLIGHTENMENT = "Enlightenment"
+#: the happiness scales: political 1-5, national and religious 0-5; stability 1-4.
+TOP_HAPPINESS, TOP_STABILITY = 5, 4
+TRIBAL_STABILITY = 2
+
+
+def same(a: str, b: str) -> bool:
+    return values.fold(a) == values.fold(b)
+
+
+#: F17: words that do not count as shared.
+_FILLER = {"of", "the", "and"}
+
+
+def shares_a_word(a: str, b: str) -> bool:
+    """§5: "shares a word between the two" (case-insensitive whole words, F17)."""
+    def words(name: str) -> set[str]:
+        return {w for w in re.findall(r"[\w'-]+", name.casefold()) if w not in _FILLER}
+    return bool(words(a) & words(b))
+
+
+@dataclass
+class DecadesWorld:
+    turn: int
+    start_year: int | None
+    states: dict[str, State] = field(default_factory=dict)
+    provinces: dict[str, Province] = field(default_factory=dict)
+    governments: dict[str, Government] = field(default_factory=dict)
+    #: in the order they become available (year, then the tab's order)
+    techs: list[Technology] = field(default_factory=list)
+    alliances: dict[str, Alliance] = field(default_factory=dict)
+    wars: list[WarRecord] = field(default_factory=list)
+    holdings: Holdings = field(default_factory=Holdings)
+    map: MapGraph = field(default_factory=MapGraph)
+    #: the other religions and cultures named anywhere (orders may name them).
+    religions: list[str] = field(default_factory=list)
+    cultures: list[str] = field(default_factory=list)
+    #: province -> timer kind -> paid so far (the Provinces tab's 'paid' columns).
+    paid: dict[str, dict[str, Decimal]] = field(default_factory=dict)
+
+    # -- names -----------------------------------------------------------------------------
+
+    def names(self) -> dict[str, values.Names]:
+        continents = dict.fromkeys(p.continent for p in self.provinces.values())
+        return {"player": values.Names(self.states), "province": values.Names(self.provinces),
+                "government": values.Names(self.governments),
+                "religion": values.Names(self.religions),
+                "culture": values.Names(self.cultures),
+                "continent": values.Names(continents)}
+
+    def emails(self) -> dict[str, str]:
+        """Each state's orders come from its controller's player (form intake)."""
+        return {s.name: self.states[self.controller(s)].email for s in self.states.values()}
+
+    # -- states ------------------------------------------------------------------------------
+
+    def alive(self) -> Iterator[State]:
+        return (s for s in list(self.states.values()) if s.alive)
+
+    def government(self, state: State) -> Government:
+        return self.governments[state.government]
+
+    def tribal(self, state: State) -> bool:
+        return self.government(state).tribal
+
+    def controller(self, state: State) -> str:
+        """Whose player gives this state's orders: its union partner's, or its own."""
+        partner = self.states.get(state.union_with)
+        return partner.name if partner is not None and partner.alive else state.name
+
+    def played(self, state: State) -> bool:
+        """A player state, or one in personal union with a player's state."""
+        return bool(self.states[self.controller(state)].player)
+
+    def owed_by(self, state: State) -> str:
+        """Who answers a decision of this state: the state (its player writes the answer)
+        or, for a non-player state, the GM."""
+        return state.name if self.played(state) else GM
+
+    def has_tech(self, state: State, tech: str) -> bool:
+        return any(same(t, tech) for t in state.techs)
+
+    def enlightened(self, state: State) -> bool:
+        return self.has_tech(state, ENLIGHTENMENT)
+
+    def alliance_of(self, state: State) -> Alliance | None:
+        return next((a for a in self.alliances.values() if state.name in a.members
+                     and len(a.members) > 1), None)
+
+    def allies(self, state: State) -> list[State]:
+        alliance = self.alliance_of(state)
+        return [self.states[m] for m in alliance.members if m != state.name
+                and self.states[m].alive] if alliance else []
+
+    def satellites(self, state: State) -> list[State]:
+        return [s for s in self.alive() if s.overlord == state.name]
+
+    def unions(self, state: State) -> list[State]:
+        return [s for s in self.alive() if s.union_with == state.name]
+
+    # -- provinces and values ------------------------------------------------------------------
+
+    def value(self, province: Province) -> int:
+        """§16: an unsettled province "has an economic value of only 1 until it is
+        colonized"; §2b: a settled one is "worth the economic value displayed on the map"."""
+        return 1 if province.unsettled else province.value
+
+    def provinces_of(self, state: State) -> list[Province]:
+        return [self.provinces[p] for p in self.holdings.of(state.name)]
+
+    def economic_value(self, state: State) -> int:
+        return sum(self.value(p) for p in self.provinces_of(state))
+
+    def share(self, state: State, test: Callable[[Province], bool]) -> Fraction:
+        """The share of the state's economic value in provinces passing ``test``."""
+        base = self.economic_value(state)
+        part = sum(self.value(p) for p in self.provinces_of(state) if test(p))
+        return Fraction(part, base) if base else Fraction(0)
+
+    def mismatched(self, state: State, province: Province) -> bool:
+        return not same(province.religion, state.religion) or \
+            not same(province.culture, state.culture)
+
+    def max_happiness(self, state: State) -> Fraction:
+        """§6: each province not matching the state's religion or culture "detracts from the
+        maximum happiness of the state according to it's proportion" (F30: once each)."""
+        return TOP_HAPPINESS * (1 - self.share(state, lambda p: self.mismatched(state, p)))
+
+    def set_owner(self, province: Province, owner: str) -> str:
+        return self.holdings.set_owner(province, owner)
+
+    def best_province(self, names: list[str]) -> str:
+        """The most valuable of these provinces (the first listed on a tie)."""
+        return max(names, key=lambda n: (self.value(self.provinces[n]),
+                                         -self.provinces[n].row), default="")
+
+    # -- writing back ------------------------------------------------------------------------
+
+    def techs_behind(self, state: State, available: list[str]) -> int:
+        return sum(1 for t in available if not self.has_tech(state, t))
+
+    def to_tables(self, before: GameState) -> dict[str, pd.DataFrame]:
+        states = list(self.states.values())
+        live = [s.alive for s in states]
+        extra: dict[str, list[Any]] = {
+            "economic value": [self.economic_value(s) if a else None
+                               for s, a in zip(states, live)],
+            "max happiness": [values.number_cell(_two_places(self.max_happiness(s)))
+                              if a and not self.tribal(s) else None
+                              for s, a in zip(states, live)],
+            "anarchy": ["yes" if a and anarchy(self, s) else "" for s, a in zip(states, live)],
+            "techs behind": [self.techs_behind(s, self.available(self.turn + 1)) if a
+                             else None for s, a in zip(states, live)],
+        }
+        provinces = list(self.provinces.values())
+        paid = {column: [values.number_cell(self.paid.get(p.name, {}).get(kind, Decimal(0)))
+                         or None for p in provinces]
+                for column, kind in PAID_COLUMNS.items()}
+        return {
+            STATES.tab: write_rows(STATES, before.tables[STATES.tab], states, extra),
+            PROVINCES.tab: write_rows(PROVINCES, before.tables[PROVINCES.tab], provinces, paid),
+            ALLIANCES.tab: write_rows(ALLIANCES, before.tables[ALLIANCES.tab],
+                                      list(self.alliances.values())),
+            WARS.tab: write_rows(WARS, before.tables[WARS.tab], self.wars),
+        }
+
+    def available(self, turn: int | None = None) -> list[str]:
+        """The technologies available by ``turn`` (default: this one): those whose year is
+        no later than the turn's last year (§11 "at the time the new technology becomes
+        available")."""
+        if self.start_year is None:
+            return []
+        last = self.start_year + 10 * (self.turn if turn is None else turn) - 1
+        return [t.name for t in self.techs if t.year <= last]
+
+
+COLONIZATION, RELIGION_CONVERSION, CULTURE_CONVERSION = (
+    "colonization", "religious conversion", "cultural conversion")
+PAID_COLUMNS = {"colonization paid": COLONIZATION,
+                "religion conversion paid": RELIGION_CONVERSION,
+                "culture conversion paid": CULTURE_CONVERSION}
+
+
+def anarchy(world: DecadesWorld, state: State) -> bool:
+    """§8 "At 2 Stability, the Anarchy modifier comes into effect"; §9 "Anarchy is not
+    eliminated except through increasing stability" (F42: at 1 too); "Tribals are not
+    affected by Anarchy"."""
+    return state.stability <= 2 and not world.tribal(state)
+
+
+def _two_places(value: Fraction) -> Decimal:
+    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.01"))
+
+
+__all__ = ["shares_a_word", "COLONIZATION", "CULTURE_CONVERSION", "DecadesWorld", "ENLIGHTENMENT",
+           "RELIGION_CONVERSION", "TOP_HAPPINESS", "TOP_STABILITY", "TRIBAL_STABILITY",
+           "anarchy", "same"]

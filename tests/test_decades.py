@@ -1,0 +1,221 @@
+"""The decades ruleset end to end: the shipped workbooks, the example game eight turns in a
+row from the command line and through the Google Sheets store against the fake, init on a
+Google Sheet, the sheet contract's checks, and a turn under Google faults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from sheetmaster import rules
+from sheetmaster.builder import build_state
+from sheetmaster.cli import main
+from sheetmaster.engine import resolve
+from sheetmaster.exits import Exit
+from sheetmaster.fairness import EXAMPLE_SECRET, SECRET_ENV
+from sheetmaster.report import player_report
+from sheetmaster.runs import Mode, run_turn
+from sheetmaster.schema import StateError
+from sheetmaster.stores.gsheets import RetryPolicy, SheetsStore
+from sheetmaster.stores.gsheets_init import plan_init, read_existing
+from sheetmaster.stores.xlsx import XlsxStore
+from sheetmaster.testing.fakesheets import FakeSheetsServer
+from sheetmaster.testing.fakesheets.upload import state_rows, upload_state
+from sheetmaster.testing.golden import load_case
+from testkit import reliability as rel
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATES = ROOT / "templates"
+DECADES = rules.get("decades")
+TURNS = 8
+
+
+def _game(path: Path) -> dict:
+    return {r[0].value: r[1].value for r in openpyxl.load_workbook(path)["Game"].iter_rows(
+        min_row=2)}
+
+
+def example_state():
+    """The example game as `new --example` writes it: its (public) dice secret out of the
+    Game tab."""
+    tables, orders, settings = DECADES.example()
+    settings = {k: v for k, v in settings.items() if k != "seed"}
+    return build_state(DECADES, tables, orders, settings=settings)
+
+
+def test_the_example_has_what_the_issue_asks_for():
+    tables, orders, settings = DECADES.example()
+    states = tables["States"]
+    players = [s for s in states if s["player"]]
+    assert len(players) >= 6 and len(states) - len(players) >= 3
+    provinces = tables["Provinces"]
+    assert len(provinces) == 60 and len({p["continent"] for p in provinces}) == 2
+    assert any(o["order"] == "declare war" for o in orders)
+    assert any(s.get("union with") for s in states)
+    colonizing = [t for t in tables["Timers"] if t["kind"] == "colonization"]
+    assert colonizing and all(t["status"] == "running" for t in colonizing)
+    assert {"stability cost", "happiness drift", "start year"} <= set(settings)
+    assert "example's, not the rulebook's" in settings["example note"]
+
+
+def test_eight_turns_in_a_row_from_the_cli_and_through_google_sheets(tmp_path):
+    """The example resolved 8 times from the command line, and 8 times on the fake Google
+    Sheet through the real gspread client: the same dice (from the game's seed), the same
+    States, Provinces, Wars, Alliances, Timers and Decisions."""
+    book = tmp_path / "decades.xlsx"
+    assert main(["new", "decades", str(book), "--example"]) == 0
+    assert _game(book)["decade"] == "1610-1619"
+    with FakeSheetsServer() as server:
+        sid = upload_state(server, example_state())
+        store = SheetsStore(sid, server.client(), retry=RetryPolicy(deadline=5))
+        for _ in range(TURNS):
+            assert main(["resolve", str(book), "-q", "--force"]) == 0
+            assert run_turn(store, Mode.RESOLVE, force=True, secret=EXAMPLE_SECRET).written
+        with store.locked():
+            on_sheet = store.load()
+    game = _game(book)
+    assert game["turn"] == 2 + TURNS and game["decade"] == "1690-1699"
+    in_book = XlsxStore(book).load()
+    log = in_book.tables["Log"]
+    assert set(log["turn"]) == set(range(2, 2 + TURNS))
+    details = "\n".join(str(d) for d in log["details"])
+    for words in ("1 in 50 for an interregnum", "1 in 10 for", "of 20:",
+                  "income for turn 10"):
+        assert words in details
+    wars = in_book.tables["Wars"]
+    assert len(wars) >= 2 and set(wars["continent"]) == {"Occidens"}
+    assert (in_book.tables["States"]["spendable"].astype(float) >= 0).all()
+    assert (tmp_path / "decades-turn-9-report.md").exists()
+    settings = dict(zip(on_sheet.tables["Game"]["setting"], on_sheet.tables["Game"]["value"]))
+    assert _plain(settings["turn"]) == 2 + TURNS
+    assert _plain(settings["last dice seed"]) == _plain(game["last dice seed"])
+    for tab in ("States", "Provinces", "Wars", "Alliances", "Timers", "Decisions"):
+        left, right = on_sheet.tables[tab], in_book.tables[tab]
+        columns = [c for c in left.columns if c in right.columns]
+        assert _cells(left, columns) == _cells(right, columns), tab
+
+
+def _cells(df, columns):
+    return [[_plain(v) for v in row] for row in df[columns].values.tolist()]
+
+
+def _plain(value):
+    if value is None or value == "" or (isinstance(value, float) and value != value):
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value if not isinstance(value, str) else value.strip()
+
+
+def test_the_blank_template_has_the_decades_tabs_and_withholds_the_numbers():
+    book = openpyxl.load_workbook(TEMPLATES / "decades-template.xlsx")
+    assert book.sheetnames == ["How to write orders", "Game", "Orders", "GM orders", "States",
+                               "Provinces", "Governments", "Technologies", "Alliances", "Wars",
+                               "Timers", "Decisions", "Log"]
+    state = XlsxStore(TEMPLATES / "decades-template.xlsx").load()
+    assert list(state.tables["States"].columns)[:4] == ["state", "player", "government",
+                                                        "religion"]
+    settings = dict(zip(state.tables["Game"]["setting"], state.tables["Game"]["value"]))
+    assert settings["ruleset"] == "decades" and settings["turn"] == 0
+    for withheld in ("start year", "stability cost", "happiness drift"):
+        assert settings[withheld] in (None, ""), withheld
+
+
+def test_init_lays_out_a_google_sheet_and_protects_the_gm_orders():
+    with FakeSheetsServer() as server:
+        sid = server.create_spreadsheet(title="decades", sheets={"Sheet1": []})
+        store = SheetsStore(sid, server.client(), retry=RetryPolicy(deadline=5))
+        with store.locked():
+            plan = plan_init(store, DECADES, editors=["gm@example.org"],
+                             existing=read_existing(store), secret="a GM's dice secret")
+            store.apply(plan.requests, "laying out the sheet")
+        assert {"States", "Provinces", "Governments", "Technologies", "Alliances", "Wars",
+                "GM orders", "Timers", "Decisions"} <= set(plan.protected)
+        assert "Orders" not in plan.protected
+        assert server.values(sid, "States")[0][:3] == ["state", "player", "government"]
+        game = {row[0]: row[1] for row in server.values(sid, "Game")[1:]}
+        assert game["ruleset"] == "decades" and game["turn"] == 0
+
+
+def test_a_broken_sheet_tells_each_problem_once():
+    case = load_case(ROOT / "tests/golden/decades/state-every-problem-at-once.yaml")
+    with pytest.raises(StateError) as caught:
+        resolve(DECADES, case.state(), seed=1)
+    where = [(p.tab, p.row, p.column) for p in caught.value.problems]
+    assert sorted(where, key=str) == sorted([
+        ("States", 2, "stability"), ("States", 2, "government"), ("Provinces", 4, "owner"),
+        ("Technologies", 2, "acceptable governments"), ("Provinces", 2, "value"),
+        ("States", 3, "happiness"), ("Alliances", 2, "members"), ("Game", 16, "value"),
+    ], key=str)
+
+
+def test_the_report_has_a_section_per_state_and_each_turn_step():
+    result = resolve(DECADES, example_state(), seed=7)
+    report = player_report(DECADES, result)
+    for state in ("Castile", "Francia", "Saxony", "Venice", "Muscovy", "Ottomans", "Granada"):
+        assert f"## {state}" in report
+    assert "**7. The next turn opens: technology, modifiers, interregnums, income**" in report
+    gm = player_report(DECADES, result, "GM")
+    assert "| -2 | stability hit | applied |" in gm
+
+
+def test_a_turn_under_google_faults_ends_as_a_clean_one():
+    state = example_state()
+    with FakeSheetsServer() as server:
+        reference = rel.in_process_reference(server, state)
+        tally = rel.fault_runs(server, state, reference, runs=2, rate=0.3)
+    assert tally.lost == 0, "\n".join(tally.problems)
+    assert tally.faults >= len(rel.FAULT_KINDS)
+
+
+def test_cli_init_then_the_example_typed_in_resolves_turn_after_turn(tmp_path, monkeypatch,
+                                                                      capsys):
+    """A GM's way on a Google Sheet: `sheetmaster init` lays out a blank sheet, the GM types
+    the example game into the tabs init made (by their headers), then `check` and three
+    `resolve`s from the command line, each a decade."""
+    with FakeSheetsServer() as server:
+        monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
+        monkeypatch.setenv(SECRET_ENV, "a GM's dice secret")
+        monkeypatch.chdir(tmp_path)
+        sid = server.create_spreadsheet(title="decades", sheets={"Sheet1": []})
+        assert main(["init", "--sheet", sid, "--rules", "decades",
+                     "--editor", "gm@example.org", "-q"]) == 0
+        _type_in(server, sid, state_rows(example_state()))
+        # three of the example's orders are wrong on purpose: check exits 1 and says so
+        assert main(["check", "--sheet", sid, "-q"]) == Exit.REJECTED
+        assert "22 orders checked, 3 would be rejected" in capsys.readouterr().out
+        for turn in (2, 3, 4):
+            assert main(["resolve", "--sheet", sid, "-q", "--force"]) == 0
+            assert f"resolved turn {turn}" in capsys.readouterr().out
+            assert (tmp_path / f"turn-{turn}-report.md").exists()
+        game = {row[0]: row[1] for row in server.values(sid, "Game")[1:] if len(row) > 1}
+        assert (game["turn"], game["decade"]) == (5, "1640-1649")
+        log = server.values(sid, "Log")
+        assert {row[0] for row in log[1:]} == {2, 3, 4}
+        orders = server.values(sid, "Orders")
+        result = orders[0].index("result")
+        assert [row[result] for row in orders[1:]].count("rejected") == 3
+
+
+def _type_in(server: FakeSheetsServer, sid: str, tabs: dict[str, list[list]]) -> None:
+    """Each tab's rows under the headers init wrote (every column of the example must be
+    one of them), and each Game setting on its row: the example's blank dice commitment
+    over init's (which was for turn 0, not the example's turn 2)."""
+    laid_out = server.values(sid, "Game")
+    at = {row[0]: i for i, row in enumerate(laid_out, start=1)}
+    extra = len(laid_out)
+    for setting, value, *_ in tabs.pop("Game")[1:]:
+        if setting not in at:
+            extra += 1
+            at[setting] = extra
+            server.set_values(sid, f"Game!A{extra}", [[setting]])
+        server.set_values(sid, f"Game!B{at[setting]}", [[value]])
+    for tab, (header, *rows) in tabs.items():
+        if not rows:
+            continue
+        columns = server.values(sid, tab)[0]
+        assert set(header) <= set(columns), (tab, set(header) - set(columns))
+        server.set_values(sid, f"{tab}!A2", [
+            [dict(zip(header, row)).get(name, "") for name in columns] for row in rows])

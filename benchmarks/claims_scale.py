@@ -28,7 +28,6 @@ import math
 import os
 import platform
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -38,6 +37,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+try:
+    import resource
+except ImportError:  # Windows: no peak memory figure
+    resource = None  # type: ignore[assignment]
 
 DEFAULT_SIZES = (100, 1_000, 10_000, 100_000, 1_000_000)
 DEFAULT_LOAD_SIZE = 100_000
@@ -426,8 +430,12 @@ def build_game_state(game: SyntheticGame):
 
 
 def peak_mib() -> float:
-    """The process's peak resident set (ru_maxrss is KiB on Linux)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """The process's peak resident set (ru_maxrss is KiB on Linux, bytes on macOS; 0 on
+    Windows, which has no getrusage)."""
+    if resource is None:
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024
 
 
 def _status_mib(field_name: str) -> float | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,8 @@ from sheetmaster.testing.fakesheets import FakeSheetsServer
 from testkit import reliability as rel
 
 KILLS = int(os.environ.get("SHEETMASTER_CRASH_KILLS", "20"))
+pytestmark = pytest.mark.skipif(sys.platform == "win32",
+                                reason="the kills are SIGKILL, which Windows does not have")
 
 
 @pytest.fixture(scope="module")

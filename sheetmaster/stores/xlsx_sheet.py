@@ -63,7 +63,8 @@ class SheetPatch:
 
     def __init__(self, data: bytes, edits: dict[int, dict[int, Any]],
                  texts_from_row: int | None = None) -> None:
-        if texts_from_row is not None and has_formula(data):
+        self.has_formulas = texts_from_row is not None and has_formula(data)
+        if self.has_formulas:
             self.index = index_rows(data, min([texts_from_row, *edits]))
         elif edits:
             self.index = index_rows(data, min(edits), max(edits))
@@ -88,7 +89,7 @@ class SheetPatch:
     # -- which rows --------------------------------------------------------------------
 
     def _formula_rows(self) -> set[int]:
-        if self.texts_from_row is None:
+        if not self.has_formulas:
             return set()
         index, rows = self.index, set()
         lo, hi = index.content
@@ -145,7 +146,7 @@ class SheetPatch:
         edits = self.edits.get(number, {})
         try:
             if content is None:
-                body = "".join([cell_xml(f"{get_column_letter(c)}{number}", v)
+                body = "".join([cell_xml(f"{_letters(c)}{number}", v)
                                 for c, v in sorted(edits.items())])
                 return self._prefixed(f'<row r="{number}">{body}</row>'.encode()) \
                     if body else b""
@@ -159,7 +160,7 @@ class SheetPatch:
         if tag.endswith(b"/>"):
             tag = tag[:-2].rstrip() + b">"
         tag = _widen_spans(tag, edits)
-        texts = self.texts_from_row is not None and number >= self.texts_from_row and \
+        texts = self.has_formulas and number >= self.texts_from_row and \
             _holds_formula(content)
         columns = sorted(edits)
         if not columns and not texts:
@@ -177,13 +178,12 @@ class SheetPatch:
         # replaced, a new one goes in column order, every other byte is copied as it is.
         out: list[bytes] = [tag]
         pos, k = 0, 0
-        last = _INDEX.get(starts[-1].group(1)) or \
-            column_index_from_string(starts[-1].group(1).decode()) if starts else 0
+        last = _column(starts[-1].group(1)) if starts else 0
         n = bisect_right(columns, last)  # the edits among the row's cells; the rest go last
         for m in starts:
             if k == n:
                 break
-            column = _INDEX.get(m.group(1)) or column_index_from_string(m.group(1).decode())
+            column = _column(m.group(1))
             at = m.start()
             while k < n and columns[k] < column:
                 out += [content[pos:at], self._new_cell(number, columns[k], edits[columns[k]])]
@@ -209,22 +209,26 @@ class SheetPatch:
 
     def _append(self, number: int, tag: bytes, content: bytes, edits: dict[int, Any],
                 columns: list[int]) -> bytes | None:
-        """The row with new cells after its last one (a result column, say), if that is all
-        the edit does; None otherwise."""
+        """The row with new cells before its first one (a blank order's turn) and after its
+        last one (a result column), if that is all the edit does; None otherwise. Only the
+        row's first and last cells are looked at."""
         last_start = content.rfind(b'<c r="')
         if last_start != content.rfind(b"<c"):
             return None
-        last = 0
-        if last_start >= 0:
-            m = _CELL_START.match(content, last_start)
-            if m is None:
-                return None
-            last = column_index_from_string(m.group(1).decode())
-        if columns[0] <= last:
+        if last_start < 0:  # no cells
+            return b"".join([tag, self._new_cells(number, columns, edits), content,
+                             self.close])
+        first, last = _CELL_START.match(content, content.find(b'<c r="')), \
+            _CELL_START.match(content, last_start)
+        if first is None or last is None:
             return None
+        lo, hi = _column(first.group(1)), _column(last.group(1))
+        k = bisect_left(columns, lo)
+        if k < len(columns) and columns[k] <= hi:
+            return None  # an edit among the row's cells
         end = _cells_end(content, last_start)
-        return b"".join([tag, content[:end],
-                         *[self._new_cell(number, c, edits[c]) for c in columns],
+        return b"".join([tag, content[:first.start()], self._new_cells(number, columns[:k], edits),
+                         content[first.start():end], self._new_cells(number, columns[k:], edits),
                          content[end:], self.close])
 
     def _merge_cells(self, number: int, tag: bytes, content: bytes, edits: dict[int, Any],
@@ -250,9 +254,15 @@ class SheetPatch:
         out.extend(self._new_cell(number, c, edits[c]) for c in todo[k:])
         return b"".join([tag, *out, tail, self.close])
 
+    def _new_cells(self, number: int, columns: list[int], edits: dict[int, Any]) -> bytes:
+        """New cells (no style yet) for ``columns`` of row ``number``."""
+        if not columns:
+            return b""
+        xml = "".join([cell_xml(f"{_letters(c)}{number}", edits[c]) for c in columns]).encode()
+        return self._prefixed(xml) if self.index.prefix else xml
+
     def _new_cell(self, number: int, column: int, value: Any, old_attrs: bytes = b"") -> bytes:
-        letters = _LETTERS[column] if column < len(_LETTERS) else get_column_letter(column)
-        return self._prefixed(cell_xml(f"{letters}{number}", value,
+        return self._prefixed(cell_xml(f"{_letters(column)}{number}", value,
                                        style_attr(old_attrs) if old_attrs else "").encode())
 
     def _prefixed(self, xml: bytes) -> bytes:
@@ -296,6 +306,14 @@ class SheetPatch:
             else:
                 body.append(cell.raw)
         return b"".join([tag, *body, tail, self.close])
+
+
+def _letters(column: int) -> str:
+    return _LETTERS[column] if column < len(_LETTERS) else get_column_letter(column)
+
+
+def _column(letters: bytes) -> int:
+    return _INDEX.get(letters) or column_index_from_string(letters.decode())
 
 
 def _holds_formula(content: bytes) -> bool:

@@ -7,10 +7,11 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from sheetmaster import json_output
+from sheetmaster import fairness, json_output
 from sheetmaster.commands.games import run_all
 from sheetmaster.commands.options import (
     check_outputs,
+    dice_secret,
     dice_seed,
     game_label,
     game_store,
@@ -37,7 +38,11 @@ PRACTICE_NOTE = ("(the deadline has not passed: these are practice dice, not the
 
 def run(args: argparse.Namespace, mode: Mode) -> int:
     """check, resolve and nightly, on either store."""
-    store = game_store(args, mode)
+    seed = getattr(args, "seed", None)
+    # On a Google Sheet the secret also signs the run's lock (a lock a player plants is not
+    # signed), so a run that writes a sheet needs it, but a test's with dice of its own.
+    secret = dice_secret(args, needed=bool(args.sheet) and seed is None)
+    store = game_store(args, mode, secret)
     if not getattr(args, "dry_run", False):
         check_outputs(args, store, mode)
     reports: list[Path] = []
@@ -53,10 +58,12 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
             reports.extend(write_reports(written, args.report_dir))
 
     try:
-        outcome = play(store, mode, args, before_save=reports_first)
-    except BaseException:
+        outcome = play(store, mode, args, secret=secret, before_save=reports_first)
+    except BaseException as exc:
         for path in reports:  # the turn was not written: no report of it may be posted
             path.unlink(missing_ok=True)
+        if isinstance(exc, fairness.DiceSecretError):
+            dice_secret(args, needed=True)  # says exactly what is missing or wrong
         raise
     result, ruleset = outcome.result, outcome.ruleset
     if result is None:
@@ -91,6 +98,10 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
                   style="green")
     if getattr(store, "kept", None):
         print(f"the workbook as it was before the turn is kept at {store.kept}")
+    if getattr(args, "out", None) and args.file:
+        copied = fairness.keep_secret_beside(Path(args.file), Path(args.out))
+        if copied:
+            print(f"its dice secret was copied to {copied}: keep it private")
     print(f"turn report for the players: {report}")
     return code
 
@@ -115,7 +126,8 @@ def cmd_nightly(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    store = game_store(args, Mode.CHECK)
+    # a Google Sheet's undo snapshot is checked with a key from the dice secret
+    store = game_store(args, Mode.CHECK, dice_secret(args, needed=bool(args.sheet)))
     turn = undo_turn(store)
     print(f"undid turn {turn}: the game is back on turn {turn}, as it was before it was "
           f"resolved.")

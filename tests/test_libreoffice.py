@@ -20,6 +20,7 @@ from python_calamine import CalamineWorkbook
 
 from sheetmaster import rules
 from sheetmaster.cli import main
+from sheetmaster.fairness import secret_path
 from sheetmaster.runs import Mode, run_turn
 from sheetmaster.stores.xlsx import XlsxStore
 
@@ -86,11 +87,13 @@ def round_trip(tmp_path_factory) -> dict[str, tuple[Path, Path]]:
         resolved, undone = work / f"{ruleset}-resolved.xlsx", work / f"{ruleset}-undone.xlsx"
         for game in (resolved, undone):
             shutil.copy(new, game)
+            shutil.copy(secret_path(new), secret_path(game))
             assert main(["resolve", str(game), "-q", "--force"]) == 0
             assert main(["resolve", str(game), "-q", "--force"]) == 0  # two turns
         assert main(["undo", str(undone)]) == 0
         checked = work / f"{ruleset}-checked.xlsx"
         shutil.copy(resolved, checked)
+        shutil.copy(secret_path(new), secret_path(checked))
         assert main(["check", str(checked), "-q"]) in (0, 1)  # 1: some would be rejected
         written += [new, resolved, checked, undone]
     for path in sorted(CORPUS.glob("*.xls[xm]")):

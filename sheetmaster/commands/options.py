@@ -75,7 +75,10 @@ def dice_secret(args: argparse.Namespace, needed: bool) -> str | None:
     try:
         if sheet:
             return fairness.for_sheet(fairness.read_secret(), sheet)
-        return fairness.read_secret(Path(file))
+        game = Path(file)
+        if game.is_symlink() and not fairness.secret_path(game).exists():
+            game = game.resolve()  # a symlinked game's secret sits beside the real file
+        return fairness.read_secret(game)
     except fairness.DiceSecretError:
         if needed:
             raise

@@ -25,7 +25,6 @@ import cProfile
 import json
 import pstats
 import random
-import resource
 import subprocess
 import sys
 import time
@@ -36,6 +35,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sheetmaster.rules.clans import data  # noqa: E402
+
+try:
+    import resource
+except ImportError:  # Windows: no peak memory figure
+    resource = None  # type: ignore[assignment]
 
 SEED = 2026
 #: the benchmark games' dice secret (kept outside the sheet, as a real game's is).
@@ -196,7 +200,11 @@ def _orders(rng: random.Random, realms: dict[str, list[int]], names: list[str],
 
 
 def peak_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """Peak resident set in MiB (KiB on Linux, bytes on macOS; 0 on Windows)."""
+    if resource is None:
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024
 
 
 def worker(clans: int, provinces: int, seed: int) -> dict[str, Any]:

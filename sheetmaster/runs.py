@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import Any, NoReturn
 
 from sheetmaster import rules, values
-from sheetmaster.engine import PRACTICE_SEED, check, find_tab, resolve
+from sheetmaster.engine import PRACTICE_SEED, all_tables, check, find_tab, resolve
 from sheetmaster.exits import NotDue
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.ruleset import Ruleset
@@ -83,6 +83,22 @@ def _refuse(message: str) -> NoReturn:
     raise StateError([Problem(GAME_TAB, None, None, message)])
 
 
+def refuse_merged_cells(ruleset: Ruleset, state: GameState) -> None:
+    """Merged cells in the game's own tabs would read as blanks but the first: refuse them.
+
+    A store that knows of merged ranges lists them in a table's ``attrs["merged"]`` as
+    (row, column, range).
+    """
+    problems = Problems()
+    for table in all_tables(ruleset):
+        tab = find_tab(state.tables, table.tab)
+        for row, column, where in state.tables[tab].attrs.get("merged", ()) if tab else ():
+            problems.add(table.tab, row, column,
+                         f"cells {where} are merged; unmerge them (each cell of a game tab "
+                         f"holds its own value, and merged cells read as blank but the first)")
+    problems.raise_if_any()
+
+
 def decide(state: GameState, mode: Mode, *, force: bool = False,
            now: datetime | None = None) -> str:
     """Why this run must not resolve the turn now ('' if it may).
@@ -102,13 +118,17 @@ def decide(state: GameState, mode: Mode, *, force: bool = False,
 def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = False,
              seed: int | None = None, secret: str | None = None, now: datetime | None = None,
              progress: Callable[[str], contextlib.AbstractContextManager] | None = None,
-             ruleset: str | None = None) -> RunOutcome:
+             ruleset: str | None = None,
+             before_save: Callable[[Ruleset, TurnResult], None] | None = None
+             ) -> RunOutcome:
     """Lock, read, decide, resolve or check, and write, on any store.
 
     The dice come from the game's dice ``secret`` (or a given ``seed``, for tests); ``now`` is
     the time of the run (default: the clock). ``progress(what)`` is entered around each long
     step (the CLI shows a bar). ``ruleset``: the rules the game is expected to play by
     (games.toml); a sheet playing by other rules is refused before anything is resolved.
+    ``before_save(ruleset, result)`` runs just before the write (the CLI writes the turn
+    report then, so a run killed after its write never loses the report).
     """
     now = now or datetime.now(timezone.utc)
     step = progress or (lambda what: contextlib.nullcontext())
@@ -119,6 +139,7 @@ def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = Fal
         if expected and rules.get(expected).name != ruleset.name:
             _refuse(f"setting 'ruleset': the sheet plays by '{ruleset.name}', but this game "
                     f"is listed as a '{expected}' game")
+        refuse_merged_cells(ruleset, state)
         waiting = decide(state, mode, force=force or dry_run, now=now)
         if waiting:
             if mode is Mode.RESOLVE:
@@ -135,6 +156,8 @@ def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = Fal
                         secret=secret, now=now)
         if dry_run:
             return RunOutcome(ruleset, result, practice=practice)
+        if before_save is not None:
+            before_save(ruleset, result)
         with step("writing the results"):
             store.save(ruleset, result)
         return RunOutcome(ruleset, result, written=True)

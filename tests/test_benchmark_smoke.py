@@ -26,12 +26,14 @@ def test_quick_benchmark_produces_a_result_table(tmp_path: Path) -> None:
         assert row["orders"] > 0
         assert row["applied"] + row["partial"] + row["rejected"] == row["orders"]
         assert row["applied"] > 0 and row["rejected"] > 0
-        assert row["resolve_s"] > 0 and row["peak_mib"] > 0
+        assert row["resolve_s"] > 0
+        assert row["peak_mib"] > 0 or sys.platform == "win32"  # Windows: no getrusage
     assert sizes[1]["scaling"] in ("PASS", "FAIL")
     io = report["io"]
     assert io["size"] == 1000
     assert io["sheetmaster_load_s"] > 0 and io["pandas_openpyxl_load_s"] > 0
     assert io["save_s"] > 0 and io["cells_changed"] > 0
+    assert io["openpyxl_save_s"] > 0 and io["save_verdict"] in ("PASS", "FAIL")
 
 
 def test_synthetic_game_covers_every_order_kind() -> None:

@@ -4,14 +4,14 @@ two processes, or two scheduled runs in threads)."""
 
 from __future__ import annotations
 
-import os
-import time
+import subprocess
+import sys
 
 import pytest
 
-from sheetmaster.stores import xlsx as xlsx_store
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.xlsx import locked
+from sheetmaster.stores.xlsx_files import is_locked
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from testkit import reliability as rel
 
@@ -45,43 +45,37 @@ def test_two_sheets_runs_at_once_advance_the_turn_once(state, tmp_path):
     assert tally.advanced == 4 and tally.stopped == 4
 
 
-def test_two_runs_taking_over_a_dead_runs_lock_at_once_do_not_both_get_it(tmp_path,
-                                                                          monkeypatch):
-    """Regression: run B found the dead run's lock stale; before B removed it, run A took it
-    over and put its own lock there; B then removed A's lock and took one too: both ran."""
+def test_a_killed_runs_lock_is_released_with_it_and_a_live_one_keeps_others_out(tmp_path):
+    """The lock is the operating system's lock on a file (filelock), so it goes with the
+    process holding it: the stale-lock races of a pid file (taking over a dead run's lock
+    while another run does, or a lock file just created and not yet written) cannot arise."""
     game = tmp_path / "game.xlsx"
-    lock = tmp_path / f".{game.name}.lock"
-    lock.write_text("999999999")  # left by a run that was killed
-    real_stale = xlsx_store._stale
-    other_run = []
-
-    def stale_while_another_run_takes_over(path):
-        found = real_stale(path)
-        if not other_run:  # B has looked; A takes the lock over now
-            other_run.append(locked(game))
-            other_run[0].__enter__()
-        return found
-
-    monkeypatch.setattr(xlsx_store, "_stale", stale_while_another_run_takes_over)
-    with pytest.raises(StoreError, match="another sheetmaster run"), locked(game):
-        pass
-    assert lock.read_text() == str(os.getpid())  # A's lock is still there
-    other_run[0].__exit__(None, None, None)
-    assert not lock.exists()
-    assert [p.name for p in tmp_path.iterdir()] == []
-
-
-def test_a_lock_file_that_was_just_created_is_not_taken_for_a_dead_runs(tmp_path):
-    """Regression: a run creates its lock file, then writes its pid into it; a second run
-    that read the file in between found it empty, took it for stale and ran as well."""
-    game = tmp_path / "game.xlsx"
-    lock = tmp_path / f".{game.name}.lock"
-    lock.write_text("")  # a run has just created it
-    with pytest.raises(StoreError, match="another sheetmaster run"), locked(game):
-        pass
-    assert lock.exists()
-    old = time.time() - xlsx_store.EMPTY_LOCK_GRACE_SECONDS - 5
-    os.utime(lock, (old, old))  # ... or its run was killed before writing its pid
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\n"
+         "from pathlib import Path\n"
+         "from sheetmaster.stores.xlsx import locked\n"
+         "with locked(Path(sys.argv[1])):\n"
+         "    print('locked', flush=True)\n"
+         "    time.sleep(60)\n", str(game)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        assert is_locked(game)
+        with pytest.raises(StoreError, match="another sheetmaster run"), locked(game):
+            pass
+    finally:
+        holder.kill()  # SIGKILL on POSIX, TerminateProcess on Windows: no clean-up runs
+        holder.wait()
     with locked(game):
-        assert lock.read_text() == str(os.getpid())
-    assert not lock.exists()
+        assert is_locked(game)
+    assert not is_locked(game)
+
+
+def test_a_lock_file_left_behind_locks_nothing(tmp_path):
+    game = tmp_path / "game.xlsx"
+    lock = tmp_path / f".{game.name}.lock"
+    for left in ("999999999", ""):  # a dead pid, or a lock file created and never written
+        lock.write_text(left)
+        with locked(game):
+            pass
+    assert not is_locked(game)

@@ -7,9 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "reliability.py"
 
 
+@pytest.mark.skipif(sys.platform == "win32",
+                    reason="its kills are SIGKILL, which Windows does not have")
 def test_quick_reliability_run_reports_every_figure_and_loses_nothing(tmp_path: Path) -> None:
     out = tmp_path / "reliability.json"
     done = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--out", str(out)],

@@ -258,6 +258,11 @@ def run_resolve_script(tmp_path: Path, game: str, dry_run: str, only: str = ""):
                                                       "DRY_RUN": dry_run, JSON_ENV: ""})
 
 
+posix_shell = pytest.mark.skipif(sys.platform == "win32",
+                                 reason="runs the step's bash script with a POSIX PATH")
+
+
+@posix_shell
 @pytest.mark.parametrize(("dry_run", "expected"), [("true", True), ("false", False),
                                                    ("", False)],
                          ids=["manual-dry-run", "manual", "scheduled"])
@@ -273,6 +278,7 @@ def test_resolve_script_hands_the_cli_arguments_it_accepts(tmp_path, dry_run, ex
     assert not (tmp_path / "pwned").exists()
 
 
+@posix_shell
 def test_a_manual_run_for_one_game_skips_the_others(tmp_path):
     done = run_resolve_script(tmp_path, "avalon", "", only="brittany")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -291,6 +297,7 @@ def list_games(tmp_path: Path) -> tuple[subprocess.CompletedProcess, dict[str, s
     return done, dict(line.split("=", 1) for line in lines if "=" in line)
 
 
+@posix_shell
 def test_the_games_job_lists_each_sheet_game_once(tmp_path):
     shutil.copy(ROOT / "games.example.toml", tmp_path / "games.toml")
     done, outputs = list_games(tmp_path)
@@ -304,12 +311,14 @@ def test_the_games_job_lists_each_sheet_game_once(tmp_path):
     assert used <= {"game", "environment"}
 
 
+@posix_shell
 def test_the_games_job_stops_without_games_toml(tmp_path):
     done, outputs = list_games(tmp_path)
     assert done.returncode != 0
     assert "games.toml" in done.stdout + done.stderr and not outputs
 
 
+@posix_shell
 def test_a_broken_games_toml_fails_the_listing(tmp_path):
     (tmp_path / "games.toml").write_text('[[game]]\nname = "a b"\n', encoding="utf-8")
     done, _ = list_games(tmp_path)
@@ -327,11 +336,17 @@ def test_ci_runs_the_projects_ci_script():
     assert workflow["concurrency"]["cancel-in-progress"] is True
     assert "github.ref" in workflow["concurrency"]["group"]
     (job,) = workflow["jobs"].values()
-    assert job["runs-on"] == "ubuntu-latest"
+    assert job["runs-on"] == "${{ matrix.os }}"
+    assert job["strategy"]["matrix"]["os"] == ["ubuntu-latest", "windows-latest",
+                                               "macos-latest"]
+    assert job["strategy"]["fail-fast"] is False  # one system failing hides no other
     assert job["timeout-minutes"] == 30
     assert step_using(workflow, "actions/setup-python")["with"]["python-version"] == "3.11"
-    runs = [s["run"].strip() for s in job["steps"] if "run" in s]
-    assert runs == ["bash .ci/run"]
+    runs = [s for s in job["steps"] if "run" in s]
+    assert runs[-1]["run"].strip() == "bash .ci/run" and runs[-1]["shell"] == "bash"
+    (libreoffice,) = runs[:-1]  # the workbook round trip's second spreadsheet program
+    assert libreoffice["if"] == "runner.os == 'Linux'"
+    assert "libreoffice-calc-nogui" in libreoffice["run"]
 
 
 # --- the example key ------------------------------------------------------------------------

@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import logging
 import os
-import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from sheetmaster import fairness
 from sheetmaster.console import Steps, verbosity
 from sheetmaster.exits import UsageError
+from sheetmaster.model import TurnResult
 from sheetmaster.report import GM, player_report, player_reports
+from sheetmaster.ruleset import Ruleset
 from sheetmaster.runs import Mode, RunOutcome, run_turn
 from sheetmaster.stores.xlsx import XlsxStore
+from sheetmaster.stores.xlsx_files import (
+    check_folder,
+    check_target,
+    file_mode,
+    replace_atomically,
+    temp_beside,
+)
 
 log = logging.getLogger("sheetmaster")
 
@@ -67,7 +75,10 @@ def dice_secret(args: argparse.Namespace, needed: bool) -> str | None:
     try:
         if sheet:
             return fairness.for_sheet(fairness.read_secret(), sheet)
-        return fairness.read_secret(Path(file))
+        game = Path(file)
+        if game.is_symlink() and not fairness.secret_path(game).exists():
+            game = game.resolve()  # a symlinked game's secret sits beside the real file
+        return fairness.read_secret(game)
     except fairness.DiceSecretError:
         if needed:
             raise
@@ -83,13 +94,36 @@ def game_store(args: argparse.Namespace, mode: Mode, secret: str | None = None) 
     if not getattr(args, "file", None):
         raise UsageError("name the game: a .xlsx file, or --sheet SPREADSHEET_ID")
     out = getattr(args, "out", None)
-    store = XlsxStore(args.file, out=out, backup=mode is not Mode.CHECK)
-    if mode is not Mode.CHECK and not getattr(args, "dry_run", False):
-        with contextlib.suppress(OSError, zipfile.BadZipFile):  # load() says what is wrong
-            if store.has_drawings():
-                log.warning("this workbook has charts or images, which cannot be kept when "
-                            "it is rewritten")
-    return store
+    return XlsxStore(args.file, out=out, backup=mode is not Mode.CHECK)
+
+
+def check_outputs(args: argparse.Namespace, store: Any, mode: Mode) -> None:
+    """Every file the run will write can be written: checked before any work is done."""
+    if hasattr(store, "check_writable"):
+        store.check_writable()
+    out, game = getattr(args, "out", None), getattr(args, "file", None)
+    if out and game and Path(out).exists() and not getattr(args, "force", False) \
+            and Path(out).resolve() != Path(game).resolve():
+        raise UsageError(f"{out} already exists; pick another name, or add --force to "
+                         f"overwrite it")
+    if mode is not Mode.CHECK and hasattr(store, "report_path"):
+        report = getattr(args, "report", None)
+        if report and not Path(report).is_dir():
+            check_target(Path(report), "the turn report")
+        elif not report:
+            check_folder(store.report_path(0).parent, "the turn report")
+
+
+def dice_seed(text: str) -> int:
+    """A --seed value: a whole number the dice can use (0 to 2^64-1)."""
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= seed < 2**64:
+        raise argparse.ArgumentTypeError(f"{text} is out of range: a dice seed is a whole "
+                                         f"number from 0 to {2**64 - 1}")
+    return seed
 
 
 def game_label(args: argparse.Namespace) -> str:
@@ -97,16 +131,17 @@ def game_label(args: argparse.Namespace) -> str:
 
 
 def play(store: Any, mode: Mode, args: argparse.Namespace, *, ruleset: str | None = None,
-         secret: str | None = None) -> RunOutcome:
+         secret: str | None = None,
+         before_save: Callable[[Ruleset, TurnResult], None] | None = None) -> RunOutcome:
     """run_turn with a progress bar over its steps (reading, resolving, writing). The dice
     come from ``secret``; without one a resolve stops, after the game was read and checked,
-    saying what is missing."""
+    saying what is missing. ``before_save``: see run_turn."""
     dry_run = getattr(args, "dry_run", False)
     steps = 2 if dry_run else 3
     with Steps(steps, show=verbosity(args) >= 0) as bar:
         return run_turn(store, mode, dry_run=dry_run, force=getattr(args, "force", False),
                         seed=getattr(args, "seed", None), secret=secret, progress=bar.step,
-                        ruleset=ruleset)
+                        ruleset=ruleset, before_save=before_save)
 
 
 def report_dir_option(p: argparse.ArgumentParser) -> None:
@@ -124,7 +159,7 @@ def write_reports(outcome: RunOutcome, folder: str | Path) -> list[Path]:
     written = []
     for who, text in player_reports(outcome.ruleset, outcome.result).items():
         path = folder / f"{safe_file_name(who.casefold() if who == GM else who)}.md"
-        path.write_text(text, encoding="utf-8")
+        write_text_atomically(path, text)
         written.append(path)
     return written
 
@@ -139,5 +174,13 @@ def write_report(store: Any, outcome: RunOutcome, report: str | Path | None) -> 
     """The players' turn report of a written resolve, where asked or beside the game."""
     assert outcome.result is not None and outcome.ruleset is not None
     path = Path(report) if report else store.report_path(outcome.result.turn)
-    path.write_text(player_report(outcome.ruleset, outcome.result), encoding="utf-8")
+    write_text_atomically(path, player_report(outcome.ruleset, outcome.result))
     return path
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """A report appears whole or not at all (a temp file beside it, renamed over it)."""
+    with temp_beside(path) as temp:
+        temp.write_text(text, encoding="utf-8")
+        temp.chmod(file_mode(path))
+        replace_atomically(temp, path)

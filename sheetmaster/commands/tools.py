@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from sheetmaster import json_output, rules
-from sheetmaster.commands.options import dice_secret, json_option
+from sheetmaster.commands.options import dice_secret, dice_seed, json_option
 from sheetmaster.console import verbosity
 from sheetmaster.exits import Exit
 from sheetmaster.runs import ruleset_of
@@ -70,7 +70,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="the .yaml file to write")
     p.add_argument("--rule", default="(quote the rule this case checks)",
                    help="the rule text the case checks, quoted from the rules")
-    p.add_argument("--seed", type=int, help="dice seed to use instead of the game's")
+    p.add_argument("--seed", type=dice_seed, help="dice seed to use instead of the game's")
     p.set_defaults(run=cmd_golden)
 
     p = sub.add_parser(

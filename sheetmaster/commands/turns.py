@@ -10,7 +10,9 @@ from typing import Any
 from sheetmaster import fairness, json_output
 from sheetmaster.commands.games import run_all
 from sheetmaster.commands.options import (
+    check_outputs,
     dice_secret,
+    dice_seed,
     game_label,
     game_store,
     json_option,
@@ -23,9 +25,10 @@ from sheetmaster.commands.options import (
 from sheetmaster.console import out_console
 from sheetmaster.engine import CHECK_WORDS
 from sheetmaster.exits import Exit, UsageError
-from sheetmaster.model import Status
+from sheetmaster.model import Status, TurnResult
 from sheetmaster.report import format_diff, format_results
-from sheetmaster.runs import Mode, undo_turn
+from sheetmaster.ruleset import Ruleset
+from sheetmaster.runs import Mode, RunOutcome, undo_turn
 
 log = logging.getLogger("sheetmaster")
 
@@ -40,19 +43,33 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
     # signed), so a run that writes a sheet needs it, but a test's with dice of its own.
     secret = dice_secret(args, needed=bool(args.sheet) and seed is None)
     store = game_store(args, mode, secret)
+    if not getattr(args, "dry_run", False):
+        check_outputs(args, store, mode)
+    reports: list[Path] = []
+
+    def reports_first(ruleset: Ruleset, result: TurnResult) -> None:
+        """The players' reports are written just before the turn, so no kill can lose them
+        (a run killed before its write leaves the turn, and its reports, to the next run)."""
+        if mode is Mode.CHECK:
+            return
+        written = RunOutcome(ruleset, result, written=True)
+        reports.append(write_report(store, written, args.report))
+        if getattr(args, "report_dir", None):
+            reports.extend(write_reports(written, args.report_dir))
+
     try:
-        outcome = play(store, mode, args, secret=secret)
-    except fairness.DiceSecretError:
-        dice_secret(args, needed=True)  # says exactly what is missing or wrong
+        outcome = play(store, mode, args, secret=secret, before_save=reports_first)
+    except BaseException as exc:
+        for path in reports:  # the turn was not written: no report of it may be posted
+            path.unlink(missing_ok=True)
+        if isinstance(exc, fairness.DiceSecretError):
+            dice_secret(args, needed=True)  # says exactly what is missing or wrong
         raise
     result, ruleset = outcome.result, outcome.ruleset
     if result is None:
         print(f"nothing to do: {outcome.waiting}")
         return Exit.OK
-    report = write_report(store, outcome, args.report) if outcome.written and \
-        mode is not Mode.CHECK else None
-    if outcome.written and mode is not Mode.CHECK and getattr(args, "report_dir", None):
-        write_reports(outcome, args.report_dir)
+    report = reports[0] if reports else None
     shown = result.public()  # output may land in a public CI log: no secrets, no private lines
     bad = sum(r.status is Status.REJECTED for r in result.results)
     code = Exit.REJECTED if mode is Mode.CHECK and bad else Exit.OK
@@ -126,6 +143,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", help="the game's .xlsx file (or use --sheet)")
     sheet_options(p)
     p.add_argument("--out", help="write to this file instead of updating the game in place")
+    p.add_argument("--force", action="store_true", help="overwrite the --out file if it exists")
     json_option(p)
     p.set_defaults(run=cmd_check, dry_run=False, report=None)
 
@@ -139,11 +157,14 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     sheet_options(p)
     p.add_argument("--dry-run", action="store_true",
                    help="print the results and what would change per player; write nothing")
-    p.add_argument("--out", help="write the resolved game to this file; the original stays")
+    p.add_argument("--out", help="write the resolved game to this file; the original stays "
+                                 "(an existing file is only overwritten with --force)")
     p.add_argument("--report", help="where to write the players' turn report (markdown)")
     report_dir_option(p)
-    p.add_argument("--seed", type=int, help="dice seed to use instead of the game's (tests)")
-    p.add_argument("--force", action="store_true", help="resolve even before the deadline")
+    p.add_argument("--seed", type=dice_seed,
+                   help="dice seed to use instead of the game's (tests): 0 to 2^64-1")
+    p.add_argument("--force", action="store_true",
+                   help="resolve even before the deadline, and overwrite an existing --out file")
     json_option(p)
     p.set_defaults(run=cmd_resolve)
 

@@ -1,9 +1,16 @@
-"""Laying out a new game workbook: tabs, headers, notes, dropdowns and a how-to tab."""
+"""Laying out a new game workbook: tabs, headers, notes, dropdowns and a how-to tab.
+
+New workbooks are written with openpyxl (a resolved turn is patched into an existing one by
+``xlsx_write`` instead), with fixed zip entry times so the same game gives the same bytes.
+"""
 
 from __future__ import annotations
 
+import re
+import zipfile
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 from openpyxl.comments import Comment
@@ -11,11 +18,12 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
+from sheetmaster import values
 from sheetmaster.engine import all_tables
 from sheetmaster.model import GameState
 from sheetmaster.ruleset import Ruleset, player_name_columns
 from sheetmaster.schema import Table
-from sheetmaster.stores.xlsx import save_atomically, set_cell
+from sheetmaster.stores.xlsx_files import file_mode, replace_atomically, temp_beside
 from sheetmaster.tabs import ORDERS_TAB
 
 HOWTO_TAB = "How to write orders"
@@ -24,6 +32,9 @@ _OWNED_FILL = PatternFill("solid", fgColor="EDEDED")
 _FIXED_TIME = datetime(2026, 1, 1)
 #: rows of the Orders tab that get dropdowns.
 _ORDER_ROWS = 5000
+#: zip entries get this fixed time so the same game gives the same bytes.
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+_MODIFIED = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)")
 
 
 def write_new_workbook(ruleset: Ruleset, path: Path, state: GameState) -> None:
@@ -102,3 +113,42 @@ def _dropdowns(book, ruleset: Ruleset) -> None:
                             showErrorMessage=False, promptTitle="sheetmaster", prompt=prompt)
         dv.add(f"{letter}2:{letter}{_ORDER_ROWS}")
         ws.add_data_validation(dv)
+
+
+def set_cell(cell: Any, value: Any) -> None:
+    """Store a value; text is always stored as text, never run as a formula."""
+    if values.is_blank(value):
+        cell.value = None
+    elif isinstance(value, str):
+        cell.value = value
+        cell.data_type = "s"
+    else:
+        cell.value = value
+
+
+def save_atomically(book: openpyxl.Workbook, target: Path) -> None:
+    """Save beside the target, make the bytes reproducible, fsync, then rename over it."""
+    target = Path(target)
+    # openpyxl stamps "modified" with the clock; keep the workbook's own, so the same game
+    # gives the same bytes.
+    modified = book.properties.modified or _FIXED_TIME
+    with temp_beside(target) as raw, temp_beside(target) as final:
+        book.save(raw)
+        normalize_zip(raw, final, modified)
+        final.chmod(file_mode(target))
+        replace_atomically(final, target)
+
+
+def normalize_zip(src: Path, dst: Path, modified: datetime | None = None) -> None:
+    """Rewrite a zip with fixed entry times (and ``modified`` as the document's modified
+    time) so equal content gives equal bytes."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            fixed = zipfile.ZipInfo(info.filename, date_time=_ZIP_TIME)
+            fixed.compress_type = zipfile.ZIP_DEFLATED
+            fixed.external_attr = 0o600 << 16
+            data = zin.read(info.filename)
+            if info.filename == "docProps/core.xml" and modified is not None:
+                stamp = modified.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
+                data = _MODIFIED.sub(rb"\g<1>" + stamp + rb"\g<2>", data)
+            zout.writestr(fixed, data)

@@ -274,16 +274,20 @@ def workbook_refusal_problem(ruleset: Ruleset, raw: GameState, damage: Damage,
                              folder: Path) -> str:
     """Write the game to a workbook, damage it, run ``sheetmaster resolve`` on it: the command
     must fail with exit code 3 (the sheet is broken) naming the tab, row and column, and leave
-    the file's bytes, and its folder, as they were: no backup, no report, no lock ('' if so)."""
+    the file's bytes, and its folder, as they were: no backup, no report, no lock held ('' if
+    so). (The empty lock file filelock keeps beside the workbook is no change: it locks
+    nothing.)"""
     import io
 
     from sheetmaster.cli import main
+    from sheetmaster.stores.xlsx_files import is_locked, lock_path
     from sheetmaster.stores.xlsx_layout import write_new_workbook
 
     path = folder / "game.xlsx"
     write_new_workbook(ruleset, path, raw)
     damage_workbook(path, damage)
-    digest, listing = _digest(path), sorted(p.name for p in folder.iterdir())
+    lock = lock_path(path).name
+    digest, listing = _digest(path), sorted(p.name for p in folder.iterdir() if p.name != lock)
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         code = main(["resolve", str(path), "--force", "--quiet"])
@@ -291,8 +295,10 @@ def workbook_refusal_problem(ruleset: Ruleset, raw: GameState, damage: Damage,
         return f"{damage.what}: sheetmaster resolve exited {code}, not 3"
     if _digest(path) != digest:
         return f"{damage.what}: the workbook's bytes changed"
-    if sorted(p.name for p in folder.iterdir()) != listing:
+    if sorted(p.name for p in folder.iterdir() if p.name != lock) != listing:
         return f"{damage.what}: files appeared beside the workbook"
+    if is_locked(path):
+        return f"{damage.what}: the workbook was left locked"
     # a StateError lists each problem at its tab, row and column; the few checks made before
     # the engine runs (no Game tab, no 'ruleset' setting) name the tab alone
     stated = "the game's sheet has problems" in err.getvalue() and damage.row is not None \

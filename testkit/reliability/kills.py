@@ -16,6 +16,7 @@ from sheetmaster.runs import Mode, RunOutcome, run_turn
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets_client import LOCK_TTL_ENV
 from sheetmaster.stores.xlsx import XlsxStore, backup_path
+from sheetmaster.stores.xlsx_files import is_locked
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from testkit.reliability.child import (
     SHEETS_LATENCY,
@@ -119,8 +120,7 @@ def crash_xlsx(root: Path, reference: Reference, kills: int, *, seed: int = 0) -
             problems.append(f"neither the old nor the new turn: "
                             f"{difference(after, reference.old)}")
         problems += _backup_problems(game, reference)
-        lock = game.parent / f".{game.name}.lock"
-        tally.locks_left += lock.exists()
+        tally.locks_left += is_locked(game)
         tally.temp_files_left += len(list(game.parent.glob(f".{game.name}.*.tmp")))
         try:
             next_run(lambda game=game: run_turn(XlsxStore(game), Mode.SCHEDULED, seed=SEED))
@@ -130,8 +130,8 @@ def crash_xlsx(root: Path, reference: Reference, kills: int, *, seed: int = 0) -
                                 f"{difference(final, reference.new)}")
             elif digest(game) != reference.new_digest:
                 problems.append("the next run's workbook has other bytes than the reference")
-            if lock.exists():
-                problems.append("the next run left its lock file")
+            if is_locked(game):
+                problems.append("the next run left the game locked")
             problems += _backup_problems(game, reference)
         except Exception as exc:
             problems.append(f"the next run failed: {exc}")

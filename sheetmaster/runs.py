@@ -105,12 +105,16 @@ def decide(state: GameState, mode: Mode, *, force: bool = False,
 def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = False,
              seed: int | None = None, now: datetime | None = None,
              progress: Callable[[str], contextlib.AbstractContextManager] | None = None,
-             ruleset: str | None = None) -> RunOutcome:
+             ruleset: str | None = None,
+             before_write: Callable[[Ruleset, TurnResult], object] | None = None
+             ) -> RunOutcome:
     """Lock, read, decide, resolve or check, and write, on any store.
 
     ``progress(what)`` is entered around each long step (the CLI shows a bar). ``ruleset``:
     the rules the game is expected to play by (games.toml); a sheet playing by other rules is
-    refused before anything is resolved.
+    refused before anything is resolved. ``before_write(ruleset, result)`` runs after a
+    resolve and before its write (e.g. drawing the map, whose problems must stop the turn
+    before anything is written); what it raises stops the run with the game unchanged.
     """
     step = progress or (lambda what: contextlib.nullcontext())
     with store.locked():
@@ -135,6 +139,8 @@ def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = Fal
                 resolve(ruleset, state, seed=PRACTICE_SEED if practice else seed)
         if dry_run:
             return RunOutcome(ruleset, result, practice=practice)
+        if before_write is not None and mode is not Mode.CHECK:
+            before_write(ruleset, result)
         with step("writing the results"):
             store.save(ruleset, result)
         return RunOutcome(ruleset, result, written=True)

@@ -73,13 +73,14 @@ def game_label(args: argparse.Namespace) -> str:
 
 
 def play(store: Any, mode: Mode, args: argparse.Namespace, *,
-         ruleset: str | None = None) -> RunOutcome:
+         ruleset: str | None = None, before_write: Any = None) -> RunOutcome:
     """run_turn with a progress bar over its steps (reading, resolving, writing)."""
     dry_run = getattr(args, "dry_run", False)
     steps = 2 if dry_run else 3
     with Steps(steps, show=verbosity(args) >= 0) as bar:
         return run_turn(store, mode, dry_run=dry_run, force=getattr(args, "force", False),
-                        seed=getattr(args, "seed", None), progress=bar.step, ruleset=ruleset)
+                        seed=getattr(args, "seed", None), progress=bar.step, ruleset=ruleset,
+                        before_write=before_write)
 
 
 def report_dir_option(p: argparse.ArgumentParser) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from sheetmaster import json_output
 from sheetmaster.commands.games import run_all
+from sheetmaster.commands.maps import TurnMap, map_file, resolve_map_options
 from sheetmaster.commands.options import (
     game_label,
     game_store,
@@ -34,13 +35,15 @@ PRACTICE_NOTE = ("(the deadline has not passed: these are practice dice, not the
 def run(args: argparse.Namespace, mode: Mode) -> int:
     """check, resolve and nightly, on either store."""
     store = game_store(args, mode)
-    outcome = play(store, mode, args)
+    picture = TurnMap.from_args(args) if mode is not Mode.CHECK else None
+    outcome = play(store, mode, args, before_write=picture.draw if picture else None)
     result, ruleset = outcome.result, outcome.ruleset
     if result is None:
         print(f"nothing to do: {outcome.waiting}")
         return Exit.OK
     report = write_report(store, outcome, args.report) if outcome.written and \
         mode is not Mode.CHECK else None
+    drawn = picture.write(map_file(report)) if picture and report else None
     if outcome.written and mode is not Mode.CHECK and getattr(args, "report_dir", None):
         write_reports(outcome, args.report_dir)
     shown = result.public()  # output may land in a public CI log: no secrets, no private lines
@@ -72,6 +75,8 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
     if getattr(store, "kept", None):
         print(f"the workbook as it was before the turn is kept at {store.kept}")
     print(f"turn report for the players: {report}")
+    if drawn:
+        print(f"the map after the turn: {drawn}")
     return code
 
 
@@ -127,6 +132,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--out", help="write the resolved game to this file; the original stays")
     p.add_argument("--report", help="where to write the players' turn report (markdown)")
     report_dir_option(p)
+    resolve_map_options(p)
     p.add_argument("--seed", type=int, help="dice seed to use instead of the game's (tests)")
     p.add_argument("--force", action="store_true", help="resolve even before the deadline")
     json_option(p)
@@ -149,6 +155,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--report", help="where to write the players' turn report (markdown; "
                                     "with --all and several games, a folder)")
     report_dir_option(p)
+    resolve_map_options(p)
     p.set_defaults(run=cmd_nightly, file=None)
 
     p = sub.add_parser(

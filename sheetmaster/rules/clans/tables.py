@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sheetmaster.mapspec import colour_column, map_columns
 from sheetmaster.schema import Column, Kind, Table
 
 from . import data
@@ -161,6 +162,7 @@ CLANS = Table(
                "bonus (66% or more) (written by sheetmaster)", owned=True, optional=True),
         Column("email", Kind.TEXT, "the player's e-mail, for form intake (optional)",
                optional=True),
+        colour_column(noun="clan"),
     ),
     key="clan",
     help="One row a clan (player).",
@@ -187,6 +189,7 @@ PROVINCES = Table(
                choices=data.MOUNTAIN_RESOURCES, noun="a Mountain resource", bind="found"),
         Column("times prospected", Kind.WHOLE, "how often it was prospected", owned=True,
                bind="prospected"),
+        *map_columns(),
     ),
     key="province",
     help="One row a province. Borders must be listed on both sides.",

@@ -1,0 +1,296 @@
+"""The map's state, read from a game's tabs as the ruleset's :class:`MapSpec` says.
+
+Every problem is collected with its tab, row and column, so a broken colour or an unknown
+province stops a resolve before anything is written, like any broken state tab.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from sheetmaster import values
+from sheetmaster.engine import find_tab
+from sheetmaster.mapspec import MapSpec, Units
+from sheetmaster.model import GameState
+from sheetmaster.ruleset import Ruleset
+from sheetmaster.schema import Problems, Table
+from sheetmaster.values import BadValue, Names
+
+from .colours import NOBODY, RGB, BadColour, hex_colour, palette_colour, parse_colour
+
+
+@dataclass
+class Province:
+    name: str
+    row: int
+    owner: str = ""
+    capital: bool = False
+    #: None: not occupied; a player's name; '' for someone who is no player (rebels).
+    occupier: str | None = None
+    #: the province's key colour in the GM's map image.
+    key: RGB | None = None
+    pin: tuple[float, float] | None = None
+    #: edge kind -> neighbouring provinces.
+    links: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    seas: tuple[str, ...] = ()
+    #: player ('' for nobody's units) -> units standing here.
+    units: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class MapData:
+    """Everything a map picture shows."""
+
+    spec: MapSpec
+    provinces: list[Province]
+    #: the players in the players tab's order, each with their colour.
+    colours: dict[str, RGB]
+    neutral: RGB
+    title: str = ""
+    #: where the key colours were read from, for messages.
+    key_column: str = ""
+
+    def fill(self, owner: str) -> RGB:
+        return self.colours.get(owner, self.neutral) if owner else self.neutral
+
+    def ink(self, player: str) -> RGB:
+        """The colour of a player's units and occupation ('' : nobody's)."""
+        return self.colours.get(player, NOBODY) if player else NOBODY
+
+
+def read_map(ruleset: Ruleset, state: GameState, problems: Problems,
+             title: str = "") -> MapData:
+    """The map of ``state`` (a game's tabs, raw or checked) by ``ruleset.map``."""
+    spec: MapSpec = ruleset.map
+    players_table = ruleset.players_table()
+    colours, players = _players(spec, players_table, state, problems)
+    frame, tab = _frame(state, spec.tab, problems)
+    table = _declared(ruleset, spec.tab)
+    key = table.key if table is not None and table.key else \
+        (str(frame.columns[0]) if len(frame.columns) else "")
+    col = _Columns(frame)
+    owner_none = _none_words(table, spec.owner)
+    provinces: list[Province] = []
+    for row, cells in zip(frame.index.tolist(), frame.to_dict("records")):
+        name = values.text(cells.get(col.get(key)))
+        if not name:
+            continue
+        place = Province(name, int(row))
+        place.owner = _player(cells.get(col.get(spec.owner)), players, owner_none, problems,
+                              tab, row, spec.owner)
+        if spec.capital and col.get(spec.capital):
+            place.capital = _marked(cells.get(col.get(spec.capital)))
+        if spec.occupied_by and col.get(spec.occupied_by):
+            place.occupier = _occupier(cells.get(col.get(spec.occupied_by)), players)
+        place.key = _colour(cells.get(col.get(spec.key_colour)), problems, tab, row,
+                            spec.key_colour)
+        place.pin = _pin(cells, col, spec, problems, tab, row)
+        place.seas = tuple(values.name_list(cells.get(col.get(spec.seas)))) if spec.seas \
+            else ()
+        place.links = {kind: tuple(values.name_list(cells.get(col.get(column))))
+                       for kind, column in spec.links.items() if col.get(column)}
+        provinces.append(place)
+    by_name = Names([p.name for p in provinces])
+    places = {p.name: p for p in provinces}
+    for place in provinces:
+        place.links = {kind: tuple(n for n in (by_name.get(x) for x in names) if n)
+                       for kind, names in place.links.items()}
+    _check_keys(provinces, tab, spec.key_colour, problems)
+    if spec.players_capital and players_table is not None:
+        _players_capitals(spec, players_table, state, by_name, places, problems)
+    for units in spec.units:
+        _count_units(ruleset, units, state, by_name, places, players, problems)
+    if spec.occupation_from_units:
+        for place in provinces:
+            if place.owner and place.occupier is None:
+                place.occupier = _strongest_other(place)
+    neutral = parse_colour(spec.neutral)
+    return MapData(spec, provinces, colours, neutral, title, spec.key_colour)
+
+
+class _Columns:
+    """A frame's headers found by their folded names (case and spaces do not matter)."""
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self._by_fold = {values.fold(str(c)): c for c in frame.columns}
+
+    def get(self, name: str) -> Any:
+        return self._by_fold.get(values.fold(name)) if name else None
+
+
+def _frame(state: GameState, tab: str, problems: Problems) -> tuple[pd.DataFrame, str]:
+    name = find_tab(state.tables, tab)
+    if name is None:
+        problems.add(tab, None, None, f"the game has no tab named '{tab}'")
+        return pd.DataFrame(), tab
+    return state.tables[name], tab
+
+
+def _declared(ruleset: Ruleset, tab: str) -> Table | None:
+    try:
+        return ruleset.table(tab)
+    except KeyError:
+        return None
+
+
+def _none_words(table: Table | None, column: str) -> set[str]:
+    if table is None:
+        return set()
+    try:
+        return {values.fold(w) for w in table.column(column).none_words}
+    except KeyError:
+        return set()
+
+
+def _players(spec: MapSpec, table: Table | None, state: GameState,
+             problems: Problems) -> tuple[dict[str, RGB], Names]:
+    """Each player's colour: their own, or the palette's by their place in the tab."""
+    if table is None or not table.key:
+        return {}, Names([])
+    frame, tab = _frame(state, table.tab, problems)
+    col = _Columns(frame)
+    colours: dict[str, RGB] = {}
+    for index, (row, cells) in enumerate(zip(frame.index.tolist(), frame.to_dict("records"))):
+        name = values.text(cells.get(col.get(table.key)))
+        if not name:
+            continue
+        own = _colour(cells.get(col.get(spec.colour)), problems, tab, row, spec.colour)
+        colours[name] = own or palette_colour(index)
+    return colours, Names(colours)
+
+
+def _player(cell: Any, players: Names, none_words: set[str], problems: Problems, tab: str,
+            row: int, column: str) -> str:
+    text = values.text(cell)
+    if not text or values.fold(text) in none_words:
+        return ""
+    found = players.get(text)
+    if found is None:
+        problems.add(tab, int(row), column, f"{values.show(text)} is not a player")
+        return ""
+    return found
+
+
+def _marked(cell: Any) -> bool:
+    """A capital cell: a player's name or yes marks one; blank or no does not."""
+    text = values.text(cell)
+    if not text:
+        return False
+    try:
+        return values.yes_no(text)
+    except BadValue:
+        return True
+
+
+def _occupier(cell: Any, players: Names) -> str | None:
+    text = values.text(cell)
+    if not text:
+        return None
+    try:
+        if not values.yes_no(text):
+            return None
+    except BadValue:
+        pass
+    return players.get(text) or ""
+
+
+def _colour(cell: Any, problems: Problems, tab: str, row: int, column: str) -> RGB | None:
+    text = values.text(cell)
+    if not text:
+        return None
+    try:
+        return parse_colour(text)
+    except BadColour as exc:
+        problems.add(tab, int(row), column, str(exc))
+        return None
+
+
+def _pin(cells: Mapping[str, Any], col: _Columns, spec: MapSpec, problems: Problems,
+         tab: str, row: int) -> tuple[float, float] | None:
+    got: list[float] = []
+    for name in (spec.x, spec.y):
+        cell = cells.get(col.get(name))
+        if values.is_blank(cell):
+            continue
+        try:
+            got.append(float(values.integer(cell)))
+        except BadValue as exc:
+            problems.add(tab, int(row), name, f"{exc} (a whole number expected)")
+    if len(got) == 1:
+        problems.add(tab, int(row), spec.y if values.is_blank(cells.get(col.get(spec.y)))
+                     else spec.x, f"give both '{spec.x}' and '{spec.y}', or neither")
+    return (got[0], got[1]) if len(got) == 2 else None
+
+
+def _check_keys(provinces: list[Province], tab: str, column: str, problems: Problems) -> None:
+    """Each key colour belongs to one province only."""
+    first: dict[RGB, Province] = {}
+    for place in provinces:
+        if place.key is None:
+            continue
+        other = first.setdefault(place.key, place)
+        if other is not place:
+            problems.add(tab, place.row, column,
+                         f"{hex_colour(place.key)} is also the key colour of "
+                         f"'{other.name}' (row {other.row}); each needs its own")
+
+
+def _players_capitals(spec: MapSpec, table: Table, state: GameState, by_name: Names,
+                      places: dict[str, Province], problems: Problems) -> None:
+    frame, tab = _frame(state, table.tab, problems)
+    col = _Columns(frame)
+    for row, cells in zip(frame.index.tolist(), frame.to_dict("records")):
+        text = values.text(cells.get(col.get(spec.players_capital)))
+        if not text:
+            continue
+        found = by_name.get(text)
+        if found is None:
+            problems.add(tab, int(row), spec.players_capital,
+                         f"{values.show(text)} is not a row of the '{spec.tab}' tab")
+        else:
+            places[found].capital = True
+
+
+def _count_units(ruleset: Ruleset, units: Units, state: GameState, by_name: Names,
+                 places: dict[str, Province], players: Names, problems: Problems) -> None:
+    frame, tab = _frame(state, units.tab, problems)
+    col = _Columns(frame)
+    table = _declared(ruleset, units.tab)
+    retired = table.retired if table is not None else None
+    none_words = _none_words(table, units.owner)
+    for row, cells in zip(frame.index.tolist(), frame.to_dict("records")):
+        if retired and values.fold(values.text(cells.get(col.get(retired[0])))).startswith(
+                values.fold(retired[1])):
+            continue
+        where = values.text(cells.get(col.get(units.location)))
+        if not where:
+            continue
+        place = by_name.get(where)
+        if place is None:
+            problems.add(tab, int(row), units.location,
+                         f"{values.show(where)} is not a row of the '{ruleset.map.tab}' tab")
+            continue
+        owner = _player(cells.get(col.get(units.owner)), players, none_words, problems, tab,
+                        row, units.owner)
+        count = 1
+        if units.count:
+            try:
+                count = values.whole_number(cells.get(col.get(units.count)), blank=0)
+            except BadValue as exc:
+                problems.add(tab, int(row), units.count, str(exc))
+                continue
+        tally = places[place].units
+        tally[owner] = tally.get(owner, 0) + count
+
+
+def _strongest_other(place: Province) -> str | None:
+    """Whoever else has the most units in the province (first listed on a tie)."""
+    others = [(n, who) for who, n in place.units.items() if who != place.owner and n > 0]
+    if not others:
+        return None
+    best = max(n for n, _ in others)
+    return next(who for n, who in others if n == best)

@@ -73,7 +73,7 @@ def recoloured(data: MapData, pixels: np.ndarray, source: str, problems: Problem
     _mark(picture, data, painted)
     opaque = bool((pixels[..., 3] == 255).all())
     picture = picture.convert("RGB") if opaque else picture
-    return legend(picture, data, int(np.clip(picture.width / 80, 12, 40)))
+    return legend(picture, data, int(np.clip(picture.width / 60, 14, 40)))
 
 
 def _mark(picture: Image.Image, data: MapData, painted: Painted) -> None:

@@ -288,4 +288,6 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|")
+    """Text a player may have typed, inert in the report: it cannot end a table cell or
+    start a line of its own (a forged heading or table row)."""
+    return " ".join(text.replace("|", "\\|").splitlines())

@@ -19,6 +19,7 @@ from sheetmaster.commands.options import (
     write_report,
     write_reports,
 )
+from sheetmaster.commands.posting import discord_option, discord_webhooks, post
 from sheetmaster.console import out_console
 from sheetmaster.engine import CHECK_WORDS
 from sheetmaster.exits import Exit, UsageError
@@ -35,6 +36,7 @@ PRACTICE_NOTE = ("(the deadline has not passed: these are practice dice, not the
 def run(args: argparse.Namespace, mode: Mode) -> int:
     """check, resolve and nightly, on either store."""
     store = game_store(args, mode)
+    webhooks = discord_webhooks(getattr(args, "discord", False) and mode is not Mode.CHECK)
     picture = TurnMap.from_args(args) if mode is not Mode.CHECK else None
     outcome = play(store, mode, args, before_write=picture.draw if picture else None)
     result, ruleset = outcome.result, outcome.ruleset
@@ -46,6 +48,8 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
     drawn = picture.write(map_file(report)) if picture and report else None
     if outcome.written and mode is not Mode.CHECK and getattr(args, "report_dir", None):
         write_reports(outcome, args.report_dir)
+    posted = post(outcome, webhooks, picture.png if picture else None,
+                  quiet=getattr(args, "json", False)) if webhooks and outcome.written else ""
     shown = result.public()  # output may land in a public CI log: no secrets, no private lines
     bad = sum(r.status is Status.REJECTED for r in result.results)
     code = Exit.REJECTED if mode is Mode.CHECK and bad else Exit.OK
@@ -77,6 +81,8 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
     print(f"turn report for the players: {report}")
     if drawn:
         print(f"the map after the turn: {drawn}")
+    if posted:
+        print(posted)
     return code
 
 
@@ -133,6 +139,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--report", help="where to write the players' turn report (markdown)")
     report_dir_option(p)
     resolve_map_options(p)
+    discord_option(p)
     p.add_argument("--seed", type=int, help="dice seed to use instead of the game's (tests)")
     p.add_argument("--force", action="store_true", help="resolve even before the deadline")
     json_option(p)
@@ -156,6 +163,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
                                     "with --all and several games, a folder)")
     report_dir_option(p)
     resolve_map_options(p)
+    discord_option(p)
     p.set_defaults(run=cmd_nightly, file=None)
 
     p = sub.add_parser(

@@ -33,6 +33,9 @@ class BadColour(ValueError):
 def parse_colour(text: str) -> RGB:
     """The colour ``text`` names; raises :class:`BadColour`."""
     text = text.strip()
+    if len(text) == 7 and text[0] == "#" and _BARE_HEX.match(text[1:]):  # the common case
+        value = int(text[1:], 16)
+        return value >> 16, (value >> 8) & 255, value & 255
     if _BARE_HEX.match(text):
         text = "#" + text
     try:

@@ -39,7 +39,7 @@ def load_pixels(path: str | Path) -> np.ndarray:
     """The image at ``path`` as (H, W, 4) RGBA bytes."""
     try:
         with Image.open(path) as image:
-            return np.asarray(image.convert("RGBA")).copy()
+            return np.asarray(image.convert("RGBA"))
     except FileNotFoundError:
         raise MapImageError(f"the map image {path} does not exist") from None
     except (UnidentifiedImageError, OSError) as exc:

@@ -6,7 +6,6 @@ province stops a resolve before anything is written, like any broken state tab.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,25 +73,25 @@ def read_map(ruleset: Ruleset, state: GameState, problems: Problems,
         (str(frame.columns[0]) if len(frame.columns) else "")
     col = _Columns(frame)
     owner_none = _none_words(table, spec.owner)
+    rows = frame.index.tolist()
+    names, owners, keys = col.cells(key), col.cells(spec.owner), col.cells(spec.key_colour)
+    capitals, occupiers = col.cells(spec.capital), col.cells(spec.occupied_by)
+    xs, ys, seas = col.cells(spec.x), col.cells(spec.y), col.cells(spec.seas)
+    links = {kind: col.cells(column) for kind, column in spec.links.items()
+             if col.has(column)}
     provinces: list[Province] = []
-    for row, cells in zip(frame.index.tolist(), frame.to_dict("records")):
-        name = values.text(cells.get(col.get(key)))
+    for i, row in enumerate(rows):
+        name = values.text(names[i])
         if not name:
             continue
         place = Province(name, int(row))
-        place.owner = _player(cells.get(col.get(spec.owner)), players, owner_none, problems,
-                              tab, row, spec.owner)
-        if spec.capital and col.get(spec.capital):
-            place.capital = _marked(cells.get(col.get(spec.capital)))
-        if spec.occupied_by and col.get(spec.occupied_by):
-            place.occupier = _occupier(cells.get(col.get(spec.occupied_by)), players)
-        place.key = _colour(cells.get(col.get(spec.key_colour)), problems, tab, row,
-                            spec.key_colour)
-        place.pin = _pin(cells, col, spec, problems, tab, row)
-        place.seas = tuple(values.name_list(cells.get(col.get(spec.seas)))) if spec.seas \
-            else ()
-        place.links = {kind: tuple(values.name_list(cells.get(col.get(column))))
-                       for kind, column in spec.links.items() if col.get(column)}
+        place.owner = _player(owners[i], players, owner_none, problems, tab, row, spec.owner)
+        place.capital = _marked(capitals[i])
+        place.occupier = _occupier(occupiers[i], players)
+        place.key = _colour(keys[i], problems, tab, row, spec.key_colour)
+        place.pin = _pin(xs[i], ys[i], spec, problems, tab, row)
+        place.seas = tuple(values.name_list(seas[i]))
+        place.links = {kind: tuple(values.name_list(cells[i])) for kind, cells in links.items()}
         provinces.append(place)
     by_name = Names([p.name for p in provinces])
     places = {p.name: p for p in provinces}
@@ -113,13 +112,20 @@ def read_map(ruleset: Ruleset, state: GameState, problems: Problems,
 
 
 class _Columns:
-    """A frame's headers found by their folded names (case and spaces do not matter)."""
+    """A frame's columns found by their folded names (case and spaces do not matter)."""
 
     def __init__(self, frame: pd.DataFrame) -> None:
+        self._frame = frame
         self._by_fold = {values.fold(str(c)): c for c in frame.columns}
 
-    def get(self, name: str) -> Any:
-        return self._by_fold.get(values.fold(name)) if name else None
+    def has(self, name: str) -> bool:
+        return bool(name) and values.fold(name) in self._by_fold
+
+    def cells(self, name: str) -> list[Any]:
+        """The column's cells, or blanks when the tab has no such column."""
+        if not self.has(name):
+            return [None] * len(self._frame)
+        return self._frame[self._by_fold[values.fold(name)]].tolist()
 
 
 def _frame(state: GameState, tab: str, problems: Problems) -> tuple[pd.DataFrame, str]:
@@ -154,11 +160,12 @@ def _players(spec: MapSpec, table: Table | None, state: GameState,
     frame, tab = _frame(state, table.tab, problems)
     col = _Columns(frame)
     colours: dict[str, RGB] = {}
-    for index, (row, cells) in enumerate(zip(frame.index.tolist(), frame.to_dict("records"))):
-        name = values.text(cells.get(col.get(table.key)))
+    for index, (row, cell, colour) in enumerate(zip(frame.index.tolist(), col.cells(table.key),
+                                                    col.cells(spec.colour))):
+        name = values.text(cell)
         if not name:
             continue
-        own = _colour(cells.get(col.get(spec.colour)), problems, tab, row, spec.colour)
+        own = _colour(colour, problems, tab, row, spec.colour)
         colours[name] = own or palette_colour(index)
     return colours, Names(colours)
 
@@ -209,11 +216,12 @@ def _colour(cell: Any, problems: Problems, tab: str, row: int, column: str) -> R
         return None
 
 
-def _pin(cells: Mapping[str, Any], col: _Columns, spec: MapSpec, problems: Problems,
-         tab: str, row: int) -> tuple[float, float] | None:
+def _pin(x: Any, y: Any, spec: MapSpec, problems: Problems, tab: str, row: int
+         ) -> tuple[float, float] | None:
+    if values.is_blank(x) and values.is_blank(y):
+        return None
     got: list[float] = []
-    for name in (spec.x, spec.y):
-        cell = cells.get(col.get(name))
+    for name, cell in ((spec.x, x), (spec.y, y)):
         if values.is_blank(cell):
             continue
         try:
@@ -221,8 +229,8 @@ def _pin(cells: Mapping[str, Any], col: _Columns, spec: MapSpec, problems: Probl
         except BadValue as exc:
             problems.add(tab, int(row), name, f"{exc} (a whole number expected)")
     if len(got) == 1:
-        problems.add(tab, int(row), spec.y if values.is_blank(cells.get(col.get(spec.y)))
-                     else spec.x, f"give both '{spec.x}' and '{spec.y}', or neither")
+        problems.add(tab, int(row), spec.y if values.is_blank(y) else spec.x,
+                     f"give both '{spec.x}' and '{spec.y}', or neither")
     return (got[0], got[1]) if len(got) == 2 else None
 
 
@@ -242,9 +250,8 @@ def _check_keys(provinces: list[Province], tab: str, column: str, problems: Prob
 def _players_capitals(spec: MapSpec, table: Table, state: GameState, by_name: Names,
                       places: dict[str, Province], problems: Problems) -> None:
     frame, tab = _frame(state, table.tab, problems)
-    col = _Columns(frame)
-    for row, cells in zip(frame.index.tolist(), frame.to_dict("records")):
-        text = values.text(cells.get(col.get(spec.players_capital)))
+    for row, cell in zip(frame.index.tolist(), _Columns(frame).cells(spec.players_capital)):
+        text = values.text(cell)
         if not text:
             continue
         found = by_name.get(text)
@@ -262,11 +269,14 @@ def _count_units(ruleset: Ruleset, units: Units, state: GameState, by_name: Name
     table = _declared(ruleset, units.tab)
     retired = table.retired if table is not None else None
     none_words = _none_words(table, units.owner)
-    for row, cells in zip(frame.index.tolist(), frame.to_dict("records")):
-        if retired and values.fold(values.text(cells.get(col.get(retired[0])))).startswith(
-                values.fold(retired[1])):
+    status = col.cells(retired[0]) if retired else [None] * len(frame)
+    counts = col.cells(units.count)
+    for row, gone, cell, owner_cell, number in zip(
+            frame.index.tolist(), status, col.cells(units.location), col.cells(units.owner),
+            counts):
+        if retired and values.fold(values.text(gone)).startswith(values.fold(retired[1])):
             continue
-        where = values.text(cells.get(col.get(units.location)))
+        where = values.text(cell)
         if not where:
             continue
         place = by_name.get(where)
@@ -274,12 +284,11 @@ def _count_units(ruleset: Ruleset, units: Units, state: GameState, by_name: Name
             problems.add(tab, int(row), units.location,
                          f"{values.show(where)} is not a row of the '{ruleset.map.tab}' tab")
             continue
-        owner = _player(cells.get(col.get(units.owner)), players, none_words, problems, tab,
-                        row, units.owner)
+        owner = _player(owner_cell, players, none_words, problems, tab, row, units.owner)
         count = 1
         if units.count:
             try:
-                count = values.whole_number(cells.get(col.get(units.count)), blank=0)
+                count = values.whole_number(number, blank=0)
             except BadValue as exc:
                 problems.add(tab, int(row), units.count, str(exc))
                 continue

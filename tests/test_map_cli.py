@@ -89,3 +89,23 @@ def test_map_of_a_game_whose_rules_have_no_map_rows(tmp_path: Path, capsys):
     assert main(["new", "claims", str(game)]) == 0
     assert main(["map", str(game)]) == 2
     assert "no map to draw: the Territories tab has no rows yet" in capsys.readouterr().err
+
+
+def test_the_map_of_a_google_sheet_game(tmp_path: Path, monkeypatch, capsys):
+    from sheetmaster.stores.gsheets_client import ENDPOINT_ENV
+    from sheetmaster.testing.fakesheets import FakeSheetsServer
+    from sheetmaster.testing.fakesheets.upload import upload_state
+    from tests.test_many_games import example_state
+
+    monkeypatch.chdir(tmp_path)
+    with FakeSheetsServer() as server:
+        monkeypatch.setenv(ENDPOINT_ENV, server.url)
+        sid = upload_state(server, example_state("clans", -1))
+        assert main(["map", "--sheet", sid]) == 0
+        assert (tmp_path / "turn-4-map.png").exists()
+        assert main(["map", "--sheet", sid, "--turn", "2"]) == 2
+        assert "a Google Sheet keeps only its latest turn" in capsys.readouterr().err
+        assert main(["nightly", "--sheet", sid, "-q",
+                     "--map-image", str(TEMPLATES / "clans-example-map.png")]) == 0
+        with Image.open(tmp_path / "turn-5-map.png") as picture:
+            assert picture.width == Image.open(TEMPLATES / "clans-example-map.png").width

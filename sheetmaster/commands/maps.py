@@ -62,7 +62,9 @@ class TurnMap:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, image: str | Path | None = None) -> TurnMap:
-        return cls(getattr(args, "map_image", None) or image,
+        """The map the command line asks for; ``image``, a game's own (games.toml), comes
+        before --map-image."""
+        return cls(image or getattr(args, "map_image", None),
                    enabled=not getattr(args, "no_map", False))
 
     def draw(self, ruleset: Ruleset, result: TurnResult) -> None:

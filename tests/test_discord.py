@@ -253,6 +253,7 @@ def game(tmp_path: Path) -> Path:
 def test_resolve_posts_the_turn_and_never_shows_an_address(game, discord, monkeypatch,
                                                            capsys):
     public, avalon = discord.webhook("public"), discord.webhook("avalon")
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)  # (the mask lines: tested below)
     monkeypatch.setenv(PUBLIC_ENV, public)
     monkeypatch.setenv(PLAYERS_ENV, f"Avalon = {avalon}")
     monkeypatch.setitem(DiscordClient.__init__.__kwdefaults__, "first_wait", 0.01)
@@ -264,6 +265,17 @@ def test_resolve_posts_the_turn_and_never_shows_an_address(game, discord, monkey
     assert discord.to("public")[0].files["turn-2-map.png"].startswith(b"\x89PNG")
     for secret in (public, avalon, public.rsplit("/", 1)[1], avalon.rsplit("/", 1)[1]):
         assert secret not in out and secret not in err
+
+
+def test_in_github_actions_each_address_is_masked_before_anything_is_posted(
+        discord, monkeypatch, capsys):
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    ruleset, result = clans_turn()
+    one, two = discord.webhook("public"), discord.webhook("amana")
+    hooks = from_env({PUBLIC_ENV: one, PLAYERS_ENV: f"Amana = {two}"})
+    post_turn(ruleset, result, hooks, client=client())
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [f"::add-mask::{one}", f"::add-mask::{two}"]
 
 
 def test_discord_without_its_secrets_stops_before_the_turn(game, monkeypatch, capsys):

@@ -86,7 +86,8 @@ def positions(data: MapData, spacing: float = SPACING
         span = (high - low) * scale
     margin = (90, 70)
     size = (int(span[0]) + 2 * margin[0], int(span[1]) + 2 * margin[1])
-    return ({name: ((x - low[0]) * scale + margin[0], (y - low[1]) * scale + margin[1])
+    return ({name: (round((x - low[0]) * scale) + margin[0],
+                    round((y - low[1]) * scale) + margin[1])
              for name, (x, y) in at.items()}, size)
 
 

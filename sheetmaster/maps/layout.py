@@ -120,6 +120,9 @@ def _relax(pos: np.ndarray, fixed: np.ndarray, pairs: list[tuple[int, int, float
         size = np.maximum(np.sqrt((force ** 2).sum(axis=-1)), 1e-9)
         move = force * (np.minimum(size, temperature) / size)[:, None]
         pos[free] += move[free]
+        # Rounded every step: machines whose float sums differ in the last bit (SIMD widths)
+        # still settle on the very same layout.
+        np.round(pos, 9, out=pos)
 
 
 def _turned_towards(pos: np.ndarray, start: np.ndarray) -> np.ndarray:

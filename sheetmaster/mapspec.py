@@ -11,10 +11,10 @@ This module is light (no image libraries): a ruleset imports it when it is decla
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sheetmaster.schema import Column, Kind
+from sheetmaster.schema import Column, Kind, Table
 
 #: the default names of the map columns a GM fills in (see :func:`map_columns`).
 KEY_COLOUR, MAP_X, MAP_Y, COLOUR = "map colour", "map x", "map y", "colour"
@@ -32,6 +32,9 @@ class Units:
     owner: str
     #: a column giving how many units the row is (blank: each row is one unit).
     count: str = ""
+    #: tabs of places off the map a unit may stand in (e.g. "Sea zones"): a unit there is
+    #: not drawn, and naming such a place is no problem.
+    off_map: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,8 @@ class MapSpec:
     links: Mapping[str, str] = field(default_factory=dict)
     #: a column naming the seas a province touches; each sea is drawn as a node of its own.
     seas: str = ""
+    #: a column of the map tab giving the name drawn without an image (blank: the key).
+    label: str = ""
     #: the colour of a province nobody owns, and what the legend calls it.
     neutral: str = "#e9e4d4"
     nobody: str = "neutral"
@@ -73,8 +78,9 @@ def map_columns(*, key_colour: str = KEY_COLOUR, x: str = MAP_X, y: str = MAP_Y,
                 noun: str = "province") -> tuple[Column, ...]:
     """The optional map tab columns a GM fills in once: key colour and pinned position.
 
-    Splice them into the map tab's Table (``Table("Provinces", (..., *map_columns()))``) to
-    document them in the workbook and have them checked like any column.
+    ``Ruleset(map=MapSpec(...))`` adds them at the end of the map tab (see
+    :func:`with_map_columns`); splice them into its Table yourself
+    (``Table("Provinces", (..., *map_columns()))``) to have them elsewhere.
     """
     return (
         Column(key_colour, Kind.TEXT, f"the {noun}'s colour in the GM's map image, like "
@@ -91,6 +97,28 @@ def colour_column(name: str = COLOUR, noun: str = "player") -> Column:
     """The players tab's optional colour column."""
     return Column(name, Kind.TEXT, f"the {noun}'s colour on the map: #1f77b4, or a name like "
                   "teal (blank: one is picked)", optional=True, aliases=("color",))
+
+
+def with_map_columns(tables: tuple[Table, ...], spec: MapSpec | None
+                     ) -> tuple[Table, ...]:
+    """``tables`` with the map's optional columns added where the ruleset did not declare
+    them: the key colour and pinned position columns at the end of the map tab, the colour
+    column at the end of the players tab. Declaring ``map=MapSpec(...)`` is then all a
+    ruleset writes: a new workbook has the columns, and their cells are checked like any."""
+    if spec is None:
+        return tables
+    players = next((t for t in tables if t.lists_players or t.key == "player"), None)
+    out = []
+    for table in tables:
+        extra: tuple[Column, ...] = ()
+        if table.tab == spec.tab:
+            extra = map_columns(key_colour=spec.key_colour, x=spec.x, y=spec.y,
+                                noun=table.noun or "province")
+        elif table is players:
+            extra = (colour_column(spec.colour, noun=table.noun or "player"),)
+        missing = tuple(c for c in extra if c.name not in table.names)
+        out.append(replace(table, columns=(*table.columns, *missing)) if missing else table)
+    return tuple(out)
 
 
 def map_slips(ruleset: Any) -> list[str]:
@@ -111,7 +139,8 @@ def map_slips(ruleset: Any) -> list[str]:
                 slips.append(f"the map names column '{column}' of tab {tab}, which is not "
                              "declared")
 
-    need(spec.tab, spec.owner, spec.capital, spec.occupied_by, spec.seas, *spec.links.values())
+    need(spec.tab, spec.owner, spec.capital, spec.occupied_by, spec.seas, spec.label,
+         *spec.links.values())
     if spec.players_capital:
         players = ruleset.players_table()
         if players is None:
@@ -120,4 +149,6 @@ def map_slips(ruleset: Any) -> list[str]:
             need(players.tab, spec.players_capital)
     for units in spec.units:
         need(units.tab, units.location, units.owner, units.count)
+        for tab in units.off_map:
+            need(tab)
     return slips

@@ -3,6 +3,8 @@ without one, and the problems that stop a turn before anything is written."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from PIL import Image
@@ -13,12 +15,13 @@ from sheetmaster.engine import prepare
 from sheetmaster.mapgraph import LAND
 from sheetmaster.maps.colours import parse_colour
 from sheetmaster.maps.layout import TooBig, layout
+from sheetmaster.maps.marks import legend
 from sheetmaster.maps.recolour import key_code, paint, province_index
 from sheetmaster.maps.render import NoPicture, map_picture
 from sheetmaster.maps.state import read_map
 from sheetmaster.mapspec import MapSpec, Units
-from sheetmaster.ruleset import RulesetError
-from sheetmaster.schema import Problems, StateError
+from sheetmaster.ruleset import Ruleset, RulesetError
+from sheetmaster.schema import Column, Kind, Problems, StateError, Table
 from tests import toy
 
 MAP = MapSpec("Lands", owner="owner", links={LAND: "borders"},
@@ -133,6 +136,74 @@ def test_a_map_naming_undeclared_tabs_or_columns_is_refused_when_declared():
         toy.ruleset(map=MapSpec("Provinces"))
     with pytest.raises(RulesetError, match="column 'where' of tab Units"):
         toy.ruleset(map=MapSpec("Lands", units=(Units("Units", "where", "owner"),)))
+
+
+def test_declaring_a_map_adds_its_optional_columns_to_the_tabs():
+    lands, realms = RULES.table("Lands"), RULES.table("Realms")
+    assert lands.names[-3:] == ["map colour", "map x", "map y"]
+    assert realms.names[-1] == "colour"
+    assert all(lands.column(c).optional for c in ("map colour", "map x", "map y"))
+    assert "the land's colour in the GM's map image" in lands.column("map colour").help
+    assert toy.ruleset().table("Lands").names == toy.LANDS.names  # no map: left alone
+    own = toy.ruleset(map=MapSpec("Lands", key_colour="terrain"))
+    assert own.table("Lands").names == [*toy.LANDS.names, "map x", "map y"]
+
+
+SEAS = Table("Seas", (Column("sea", Kind.NAME),), key="sea", noun="sea")
+AT_SEA = toy.ruleset(tables=(SEAS,), map=MapSpec(
+    "Lands", units=(Units("Units", "at", "owner", off_map=("Seas",)),)))
+
+
+def test_units_off_the_map_are_not_drawn_and_are_no_problem():
+    tables = {"Seas": [{"sea": "Narrow Sea"}],
+              "Units": [{"unit": "u1", "owner": "Stark", "at": "narrow sea"},
+                        {"unit": "u2", "owner": "Stark", "at": "A"},
+                        {"unit": "u3", "owner": "Tully", "at": "Summer Sea"}]}
+    data, problems = read(toy.state(AT_SEA, tables=tables), AT_SEA)
+    assert {p.name: p.units for p in data.provinces if p.units} == {"A": {"Stark": 1}}
+    (problem,) = problems.items  # a place that is neither a land nor a sea
+    assert (problem.tab, problem.row, problem.column) == ("Units", 4, "at")
+    assert "'Summer Sea' is not a row of the 'Lands' tab" in problem.message
+    with pytest.raises(RulesetError, match="tab 'Oceans'"):
+        toy.ruleset(map=MapSpec("Lands", units=(Units("Units", "at", "owner",
+                                                      off_map=("Oceans",)),)))
+
+
+GONE_REALMS = Table("Realms", (*toy.REALMS.columns, Column("capital", Kind.TEXT),
+                               Column("status", Kind.TEXT)),
+                    key="realm", lists_players=True, noun="realm", entity=toy.Realm,
+                    retired=("status", "gone"))
+
+
+def test_a_gone_player_keeps_its_colour_but_leaves_the_legend_and_its_capital():
+    """decades: "the row is kept" once a state is annexed; the others' colours must not
+    shift because of it."""
+    gone = Ruleset(**{**{f: getattr(RULES, f) for f in ("name", "title", "version",
+                                                         "order_kinds", "order_columns",
+                                                         "phases", "build_world")},
+                      "tables": (GONE_REALMS, toy.LANDS, toy.UNITS),
+                      "map": MapSpec("Lands", players_capital="capital")})
+    realms = [{**r, "capital": "ABCD"[i], "status": "gone (annexed)" if i == 1 else ""}
+              for i, r in enumerate(toy.REALM_ROWS)]
+    data, problems = read(toy.state(gone, tables={"Realms": realms}), gone)
+    assert not problems.items
+    assert data.gone == {"Tully"}
+    assert data.colours["Arryn"] == parse_colour("#2ca02c")  # the palette's third, still
+    assert [p.name for p in data.provinces if p.capital] == ["A", "C", "D"]
+    tully = parse_colour("#ff7f0e")  # the palette's second
+
+    def shown(data) -> bool:
+        strip = np.asarray(legend(Image.new("RGB", (400, 10)), data, 16))
+        return bool((strip == tully).all(axis=-1).any())
+
+    assert not shown(data) and shown(replace(data, gone=frozenset()))
+
+
+def test_the_drawing_without_an_image_names_provinces_by_the_label_column():
+    labelled = toy.ruleset(map=MapSpec("Lands", label="terrain", links={LAND: "borders"}))
+    state = toy.state(labelled, tables={"Lands": lands(terrain={"A": "Hill"})})
+    data, _ = read(state, labelled)
+    assert [p.label for p in data.provinces][:2] == ["Hill", "B"]
 
 
 # --- recolouring ---------------------------------------------------------------------------

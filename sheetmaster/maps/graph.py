@@ -55,7 +55,7 @@ def draw_graph(data: MapData) -> Image.Image:
                   anchor="mm", stroke_width=3, stroke_fill=PAPER)
     for place in data.provinces:
         x, y = at[place.name]
-        draw.text((x, y + radius + 3), place.name, fill=BLACK, font=label, anchor="ma",
+        draw.text((x, y + radius + 3), place.label, fill=BLACK, font=label, anchor="ma",
                   stroke_width=3, stroke_fill=WHITE)
         badges(draw, data, place, x, y - radius - 11, 12)
     return legend(picture, data, 16)

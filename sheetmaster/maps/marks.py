@@ -72,7 +72,8 @@ def legend(picture: Image.Image, data: MapData, size: int) -> Image.Image:
     width = picture.width
     pad = size
     probe = ImageDraw.Draw(picture)
-    entries = [(name, colour) for name, colour in data.colours.items()]
+    entries = [(name, colour) for name, colour in data.colours.items()
+               if name not in data.gone]
     entries.append((data.spec.nobody, data.neutral))
     rows: list[list[tuple[str, RGB, float]]] = [[]]
     line = pad

@@ -26,6 +26,8 @@ from .colours import NOBODY, RGB, BadColour, hex_colour, palette_colour, parse_c
 class Province:
     name: str
     row: int
+    #: the name drawn without an image (the spec's label column; else the name).
+    label: str = ""
     owner: str = ""
     capital: bool = False
     #: None: not occupied; a player's name; '' for someone who is no player (rebels).
@@ -49,6 +51,8 @@ class MapData:
     #: the players in the players tab's order, each with their colour.
     colours: dict[str, RGB]
     neutral: RGB
+    #: players the players tab marks retired (a state gone, annexed): not in the legend.
+    gone: frozenset[str] = frozenset()
     title: str = ""
     #: where the key colours were read from, for messages.
     key_column: str = ""
@@ -66,7 +70,7 @@ def read_map(ruleset: Ruleset, state: GameState, problems: Problems,
     """The map of ``state`` (a game's tabs, raw or checked) by ``ruleset.map``."""
     spec: MapSpec = ruleset.map
     players_table = ruleset.players_table()
-    colours, players = _players(spec, players_table, state, problems)
+    colours, players, gone = _players(spec, players_table, state, problems)
     frame, tab = _frame(state, spec.tab, problems)
     table = _declared(ruleset, spec.tab)
     key = table.key if table is not None and table.key else \
@@ -77,6 +81,7 @@ def read_map(ruleset: Ruleset, state: GameState, problems: Problems,
     names, owners, keys = col.cells(key), col.cells(spec.owner), col.cells(spec.key_colour)
     capitals, occupiers = col.cells(spec.capital), col.cells(spec.occupied_by)
     xs, ys, seas = col.cells(spec.x), col.cells(spec.y), col.cells(spec.seas)
+    labels = col.cells(spec.label)
     links = {kind: col.cells(column) for kind, column in spec.links.items()
              if col.has(column)}
     provinces: list[Province] = []
@@ -84,7 +89,7 @@ def read_map(ruleset: Ruleset, state: GameState, problems: Problems,
         name = values.text(names[i])
         if not name:
             continue
-        place = Province(name, int(row))
+        place = Province(name, int(row), values.text(labels[i]) or name)
         place.owner = _player(owners[i], players, owner_none, problems, tab, row, spec.owner)
         place.capital = _marked(capitals[i])
         place.occupier = _occupier(occupiers[i], players)
@@ -108,7 +113,7 @@ def read_map(ruleset: Ruleset, state: GameState, problems: Problems,
             if place.owner and place.occupier is None:
                 place.occupier = _strongest_other(place)
     neutral = parse_colour(spec.neutral)
-    return MapData(spec, provinces, colours, neutral, title, spec.key_colour)
+    return MapData(spec, provinces, colours, neutral, frozenset(gone), title, spec.key_colour)
 
 
 class _Columns:
@@ -153,13 +158,16 @@ def _none_words(table: Table | None, column: str) -> set[str]:
 
 
 def _players(spec: MapSpec, table: Table | None, state: GameState,
-             problems: Problems) -> tuple[dict[str, RGB], Names]:
-    """Each player's colour: their own, or the palette's by their place in the tab."""
+             problems: Problems) -> tuple[dict[str, RGB], Names, set[str]]:
+    """Each player's colour: their own, or the palette's by their place in the tab (gone
+    players keep their place, so nobody's colour changes when one is annexed)."""
     if table is None or not table.key:
-        return {}, Names([])
+        return {}, Names([]), set()
     frame, tab = _frame(state, table.tab, problems)
     col = _Columns(frame)
     colours: dict[str, RGB] = {}
+    gone = _retired(table, col)
+    out: set[str] = set()
     for index, (row, cell, colour) in enumerate(zip(frame.index.tolist(), col.cells(table.key),
                                                     col.cells(spec.colour))):
         name = values.text(cell)
@@ -167,7 +175,18 @@ def _players(spec: MapSpec, table: Table | None, state: GameState,
             continue
         own = _colour(colour, problems, tab, row, spec.colour)
         colours[name] = own or palette_colour(index)
-    return colours, Names(colours)
+        if gone[index]:
+            out.add(name)
+    return colours, Names(colours), out
+
+
+def _retired(table: Table | None, col: _Columns) -> list[bool]:
+    """Each row: whether its Table declares it retired (status 'gone (...)')."""
+    retired = table.retired if table is not None else None
+    if not retired:
+        return [False] * len(col.cells(""))
+    word = values.fold(retired[1])
+    return [values.fold(values.text(c)).startswith(word) for c in col.cells(retired[0])]
 
 
 def _player(cell: Any, players: Names, none_words: set[str], problems: Problems, tab: str,
@@ -249,10 +268,13 @@ def _check_keys(provinces: list[Province], tab: str, column: str, problems: Prob
 
 def _players_capitals(spec: MapSpec, table: Table, state: GameState, by_name: Names,
                       places: dict[str, Province], problems: Problems) -> None:
+    """The capital each player still in the game names in the players tab."""
     frame, tab = _frame(state, table.tab, problems)
-    for row, cell in zip(frame.index.tolist(), _Columns(frame).cells(spec.players_capital)):
+    col = _Columns(frame)
+    for row, cell, gone in zip(frame.index.tolist(), col.cells(spec.players_capital),
+                               _retired(table, col)):
         text = values.text(cell)
-        if not text:
+        if not text or gone:
             continue
         found = by_name.get(text)
         if found is None:
@@ -267,19 +289,18 @@ def _count_units(ruleset: Ruleset, units: Units, state: GameState, by_name: Name
     frame, tab = _frame(state, units.tab, problems)
     col = _Columns(frame)
     table = _declared(ruleset, units.tab)
-    retired = table.retired if table is not None else None
     none_words = _none_words(table, units.owner)
-    status = col.cells(retired[0]) if retired else [None] * len(frame)
+    off_map = _off_map(ruleset, units, state, problems)
     counts = col.cells(units.count)
     for row, gone, cell, owner_cell, number in zip(
-            frame.index.tolist(), status, col.cells(units.location), col.cells(units.owner),
-            counts):
-        if retired and values.fold(values.text(gone)).startswith(values.fold(retired[1])):
-            continue
+            frame.index.tolist(), _retired(table, col), col.cells(units.location),
+            col.cells(units.owner), counts):
         where = values.text(cell)
-        if not where:
+        if gone or not where:
             continue
         place = by_name.get(where)
+        if place is None and off_map.get(where) is not None:
+            continue  # at sea, say: not drawn
         if place is None:
             problems.add(tab, int(row), units.location,
                          f"{values.show(where)} is not a row of the '{ruleset.map.tab}' tab")
@@ -294,6 +315,18 @@ def _count_units(ruleset: Ruleset, units: Units, state: GameState, by_name: Name
                 continue
         tally = places[place].units
         tally[owner] = tally.get(owner, 0) + count
+
+
+def _off_map(ruleset: Ruleset, units: Units, state: GameState, problems: Problems) -> Names:
+    """The places off the map (rows of ``units.off_map``'s tabs) a unit may stand in."""
+    names: list[str] = []
+    for tab in units.off_map:
+        frame, _ = _frame(state, tab, problems)
+        table = _declared(ruleset, tab)
+        key = table.key if table is not None and table.key else None
+        if key is not None and _Columns(frame).has(key):
+            names += [values.text(c) for c in _Columns(frame).cells(key) if values.text(c)]
+    return Names(names)
 
 
 def _strongest_other(place: Province) -> str | None:

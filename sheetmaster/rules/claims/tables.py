@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sheetmaster.mapspec import colour_column, map_columns
 from sheetmaster.schema import Column, Kind, Table
 
 #: "1 Iron/Rubber/Coal/Oil/Uranium ... for each ... resource territory he controls"
@@ -84,7 +83,6 @@ TERRITORIES = Table(
                both_sides=True),
         Column("waterways", Kind.REFS, "territories it reaches by waterway, comma-separated",
                both_sides=True),
-        *map_columns(noun="territory"),
     ),
     key="territory",
     help="One row a territory. Borders and waterways must be listed on both sides.",
@@ -107,7 +105,6 @@ PLAYERS = Table(
                owned=True, optional=True),
         Column("email", Kind.TEXT, "the player's e-mail, for form intake (optional)",
                optional=True),
-        colour_column(),
     ),
     key="player",
     help="One row a player.",

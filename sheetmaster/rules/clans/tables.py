@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheetmaster.mapspec import colour_column, map_columns
 from sheetmaster.schema import Column, Kind, Table
 
 from . import data
@@ -162,7 +161,6 @@ CLANS = Table(
                "bonus (66% or more) (written by sheetmaster)", owned=True, optional=True),
         Column("email", Kind.TEXT, "the player's e-mail, for form intake (optional)",
                optional=True),
-        colour_column(noun="clan"),
     ),
     key="clan",
     help="One row a clan (player).",
@@ -189,7 +187,6 @@ PROVINCES = Table(
                choices=data.MOUNTAIN_RESOURCES, noun="a Mountain resource", bind="found"),
         Column("times prospected", Kind.WHOLE, "how often it was prospected", owned=True,
                bind="prospected"),
-        *map_columns(),
     ),
     key="province",
     help="One row a province. Borders must be listed on both sides.",

@@ -22,7 +22,12 @@ KEY_COLOUR, MAP_X, MAP_Y, COLOUR = "map colour", "map x", "map y", "colour"
 
 @dataclass(frozen=True)
 class Units:
-    """A tab of units (armies, regiments, fleets) standing in the map's provinces."""
+    """A tab of units (armies, regiments, fleets) standing in the map's provinces.
+
+    The map tab itself may be one: ``Units("Provinces", location="province",
+    owner="regiment")`` counts one unit where the 'regiment' column names a player (there a
+    blank owner is no unit; in a tab of units it is a unit of nobody's).
+    """
 
     #: the tab, e.g. "Armies"; rows its Table declares retired (status 'gone') are skipped.
     tab: str

@@ -169,6 +169,17 @@ def test_units_off_the_map_are_not_drawn_and_are_no_problem():
                                                       off_map=("Oceans",)),)))
 
 
+def test_the_map_tab_itself_can_hold_the_units_a_blank_cell_being_none():
+    """1800: "the nation whose regiment stands here (one at most)" is a Provinces column."""
+    on_map = toy.ruleset(map=MapSpec("Lands", units=(Units("Lands", "land", "owner"),)))
+    state = toy.state(on_map, tables={"Lands": lands(owner={"A": "Stark", "C": "Tully",
+                                                            "D": "nobody"})})
+    data, problems = read(state, on_map)
+    assert not problems.items
+    assert {p.name: p.units for p in data.provinces if p.units} == \
+        {"A": {"Stark": 1}, "C": {"Tully": 1}}
+
+
 GONE_REALMS = Table("Realms", (*toy.REALMS.columns, Column("capital", Kind.TEXT),
                                Column("status", Kind.TEXT)),
                     key="realm", lists_players=True, noun="realm", entity=toy.Realm,
@@ -197,6 +208,18 @@ def test_a_gone_player_keeps_its_colour_but_leaves_the_legend_and_its_capital():
         return bool((strip == tully).all(axis=-1).any())
 
     assert not shown(data) and shown(replace(data, gone=frozenset()))
+
+
+def test_the_legend_names_nobodys_colour_only_when_a_province_is_nobodys():
+    everyone = {n: "Stark" for n in "ABCDEF"}
+
+    def legend_has_neutral(state) -> bool:
+        data, _ = read(state)
+        strip = np.asarray(legend(Image.new("RGB", (400, 10)), data, 16))
+        return bool((strip == data.neutral).all(axis=-1).any())
+
+    assert legend_has_neutral(game())
+    assert not legend_has_neutral(game(lands(owner=everyone, **{"map colour": KEYS})))
 
 
 def test_the_drawing_without_an_image_names_provinces_by_the_label_column():

@@ -74,7 +74,8 @@ def legend(picture: Image.Image, data: MapData, size: int) -> Image.Image:
     probe = ImageDraw.Draw(picture)
     entries = [(name, colour) for name, colour in data.colours.items()
                if name not in data.gone]
-    entries.append((data.spec.nobody, data.neutral))
+    if any(not p.owner for p in data.provinces):
+        entries.append((data.spec.nobody, data.neutral))
     rows: list[list[tuple[str, RGB, float]]] = [[]]
     line = pad
     for name, colour in entries:

@@ -291,6 +291,7 @@ def _count_units(ruleset: Ruleset, units: Units, state: GameState, by_name: Name
     table = _declared(ruleset, units.tab)
     none_words = _none_words(table, units.owner)
     off_map = _off_map(ruleset, units, state, problems)
+    on_map_tab = values.fold(units.tab) == values.fold(ruleset.map.tab)
     counts = col.cells(units.count)
     for row, gone, cell, owner_cell, number in zip(
             frame.index.tolist(), _retired(table, col), col.cells(units.location),
@@ -306,6 +307,8 @@ def _count_units(ruleset: Ruleset, units: Units, state: GameState, by_name: Name
                          f"{values.show(where)} is not a row of the '{ruleset.map.tab}' tab")
             continue
         owner = _player(owner_cell, players, none_words, problems, tab, row, units.owner)
+        if not owner and on_map_tab:
+            continue  # a province's own column: blank is no unit, not nobody's unit
         count = 1
         if units.count:
             try:

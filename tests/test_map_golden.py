@@ -17,10 +17,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from sheetmaster import rules
 from sheetmaster.commands.maps import map_title
 from sheetmaster.engine import prepare, resolve
 from sheetmaster.maps.render import map_picture
 from sheetmaster.runs import ruleset_of
+from sheetmaster.schema import Kind
 from sheetmaster.stores.xlsx import XlsxStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,14 +38,18 @@ SHARE = 0.003
 #: ...and its mean difference per channel stays under this.
 MEAN = 1.0
 
+#: every built-in ruleset that declares a map, its example game resolved: drawn from the
+#: borders, and from its key image when templates/NAME-example-map.png is shipped.
+MAPPED = sorted(name for name, r in rules.BUILT_IN.items() if r.map is not None)
+
 # (expected picture, example game, drawn after its turn is resolved?, from its key image?)
 CASES = [
     (DOCS / "claims-map-before.png", "claims", False, True),
     (DOCS / "claims-map-after.png", "claims", True, True),
-    (GOLDEN / "claims-after-graph.png", "claims", True, False),
-    (GOLDEN / "clans-after-image.png", "clans", True, True),
-    (GOLDEN / "clans-after-graph.png", "clans", True, False),
-]
+    *((GOLDEN / f"{name}-after-graph.png", name, True, False) for name in MAPPED),
+    *((GOLDEN / f"{name}-after-image.png", name, True, True) for name in MAPPED
+      if (TEMPLATES / f"{name}-example-map.png").exists() and name != "claims"),
+]  # claims' resolved game from its key image is the README's picture, above
 
 
 def draw(game: str, resolved: bool, with_image: bool) -> Image.Image:
@@ -71,6 +77,8 @@ def test_the_example_games_map_is_the_golden_picture(expected, game, resolved, w
     if UPDATE:
         expected.parent.mkdir(parents=True, exist_ok=True)
         picture.save(expected, "PNG", optimize=True)
+    assert expected.exists(), (
+        f"{expected.name} is missing: write it (see this file's docstring) and look at it")
     want = np.asarray(Image.open(expected).convert("RGB"))
     got = np.asarray(picture)
     assert got.shape == want.shape, f"{expected.name}: {got.shape} != {want.shape}"
@@ -89,3 +97,14 @@ def test_the_tolerance_sees_one_province_in_the_wrong_colour():
     picture[: ys.shape[0]][ys] = (0xe8, 0xa3, 0x3d)  # painted as if Bretagne held it
     share, _ = differences(want, picture)
     assert share > SHARE
+
+
+def test_every_ruleset_with_a_map_of_provinces_declares_it():
+    """"A map picture every turn, for every ruleset with territories or provinces": a tab
+    whose rows list their neighbours on both sides is a map."""
+    for name, ruleset in rules.BUILT_IN.items():
+        maps = [t.tab for t in ruleset.tables
+                if any(c.kind is Kind.REFS and c.both_sides for c in t.columns)]
+        assert ruleset.map is not None or not maps, (
+            f"the {name} rules have a map (tab {maps[0]}) but declare no picture of it: "
+            f"Ruleset(map=MapSpec(...)), see docs/writing-a-ruleset.md, 'The map picture'")

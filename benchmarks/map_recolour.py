@@ -54,12 +54,19 @@ NATIONS = 40
 
 def median(run, repeat: int) -> float:
     """The median of ``repeat`` timed runs (one slow or lucky run does not move it)."""
-    times = []
+    return timed(run, repeat)[0]
+
+
+def timed(run, repeat: int) -> tuple[float, float]:
+    """The medians of ``repeat`` runs: wall-clock seconds, and CPU seconds of this process
+    (on a machine other jobs keep busy, the CPU time is what the work itself costs)."""
+    walls, cpus = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         run()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
+        walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+    return float(np.median(walls)), float(np.median(cpus))
 
 
 def fills_for(count: int, rng: np.random.Generator) -> tuple[list, list]:
@@ -124,8 +131,8 @@ def run(width: int, height: int, provinces: int, repeat: int) -> dict[str, Any]:
     made = time.perf_counter() - start
     codes = [key_code(k) for k in keys]
     fills, hatches = fills_for(provinces, rng)
-    recolour = median(lambda: paint(pixels, province_index(pixels, codes), fills, hatches),
-                    repeat)
+    recolour, recolour_cpu = timed(
+        lambda: paint(pixels, province_index(pixels, codes), fills, hatches), repeat)
     per_pixel = per_pixel_python(pixels, codes, fills) * width * height
     per_mask = mask_per_province(pixels, codes, fills) * provinces
     ruleset, raw = claims_game(keys, rng)
@@ -139,7 +146,8 @@ def run(width: int, height: int, provinces: int, repeat: int) -> dict[str, Any]:
         png = median(lambda: png_bytes(pictures[-1]), max(1, repeat // 2))
         size = len(png_bytes(pictures[-1]))
     return {"width": width, "height": height, "provinces": provinces, "image_s": made,
-            "recolour_s": recolour, "picture_s": picture, "png_s": png, "png_bytes": size,
+            "recolour_s": recolour, "recolour_cpu_s": recolour_cpu, "picture_s": picture,
+            "png_s": png, "png_bytes": size,
             "per_pixel_python_s": per_pixel, "mask_per_province_s": per_mask,
             "target_s": TARGET_SECONDS, "pass": recolour < TARGET_SECONDS}
 
@@ -171,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<42}{seconds:>10.3f}{seconds / r['recolour_s']:>11.1f}x")
     verdict = "PASS" if r["pass"] else "FAIL"
     print(f"recolour target: under {TARGET_SECONDS:.0f} s -> {r['recolour_s']:.3f} s "
-          f"({r['recolour_s'] / TARGET_SECONDS:.2f} of it): {verdict}")
+          f"({r['recolour_s'] / TARGET_SECONDS:.2f} of it): {verdict}; CPU time "
+          f"{r['recolour_cpu_s']:.3f} s ({r['recolour_cpu_s'] / TARGET_SECONDS:.2f} of it)")
     print(f"PNG: {r['png_bytes'] / 1e6:.1f} MB")
     if args.out:
         Path(args.out).write_text(json.dumps(result, indent=2), encoding="utf-8")

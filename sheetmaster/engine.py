@@ -10,6 +10,7 @@ import contextlib
 import gc
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 import pandas as pd
@@ -17,8 +18,16 @@ import pandas as pd
 from sheetmaster import reasons, values
 from sheetmaster.calendar import Date
 from sheetmaster.decisions import ANSWER
-from sheetmaster.dice import Dice, turn_seed
+from sheetmaster.dice import Dice, PracticeDice
 from sheetmaster.entities import check_both_sides, check_unique, key_lookups, load_rows
+from sheetmaster.fairness import (
+    HOW_TO_SET,
+    DiceSecretError,
+    TurnDice,
+    dice_line,
+    hidden_key,
+    turn_dice,
+)
 from sheetmaster.lasting import Lasting, lasting_tables
 from sheetmaster.model import (
     PRIVATE_REASON,
@@ -118,7 +127,8 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
         if name is None:
             problems.add(wanted, None, None,
                          f"the game has no tab named '{wanted}' "
-                         f"(it has: {', '.join(raw.tables) or 'none'})")
+                         f"(it has: {', '.join(raw.tables) or 'none'}); if it was renamed, "
+                         f"give it back its name")
             continue
         df = raw.tables[name]
         if table.player_input:
@@ -153,6 +163,8 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
         if problems.items:
             problems.raise_if_any()
         raise
+    if not isinstance(meta.get("turn"), int):
+        problems.raise_if_any()  # an unreadable turn (said so): no timer can be read by it
     lasting = Lasting.load(ruleset.lasting, state, problems)
     problems.raise_if_any()
     settings_tables = {t.tab: SettingsTable(t, state.tables[t.tab])
@@ -228,9 +240,24 @@ def read_orders(ruleset: Ruleset, prepared: Prepared) -> ParsedOrders:
     return parsed
 
 
-def dice_seed(state: GameState) -> int:
-    secret = values.text(state.meta.get("seed")) or values.text(state.meta.get("game"))
-    return turn_seed(secret, state.turn)
+DICE_COMMITMENT = "dice commitment"
+
+
+def _committed(state: GameState, dice: TurnDice) -> bool:
+    """Whether the Game tab published this turn's commitment before the deadline (False if
+    it shows none); a commitment that does not match stops the run before anything is
+    written: the dice would not be the ones players were promised."""
+    shown = values.text(state.meta.get(DICE_COMMITMENT)).casefold()
+    if not shown:
+        return False
+    if shown != dice.commitment:
+        raise StateError([Problem(
+            GAME_TAB, state.meta["setting_rows"].get(DICE_COMMITMENT), "value",
+            f"turn {state.turn}'s dice commitment is not the one the dice secret gives: the "
+            f"secret was changed after the commitment was published, or the cell was edited. "
+            f"Put the secret back, or clear this cell to resolve without a commitment (the "
+            f"Log then says none was published)")])
+    return True
 
 
 @contextlib.contextmanager
@@ -247,20 +274,35 @@ def _collector_paused() -> Iterator[None]:
 
 
 def resolve(ruleset: Ruleset, raw: GameState, *, seed: int | None = None,
-            dice: Dice | None = None) -> TurnResult:
-    """Resolve the current turn: every phase in order, every order given a result."""
+            dice: Dice | None = None, secret: str | None = None,
+            now: datetime | None = None) -> TurnResult:
+    """Resolve the current turn: every phase in order, every order given a result.
+
+    The dice come from the game's dice ``secret`` (the turn's seed is derived from it, checked
+    against the commitment the Game tab published, revealed in the Log, and the next turn's
+    commitment is published; hidden draws such as a deck's order come from a stream keyed by
+    it), or from a given ``seed`` or ``dice`` (tests). ``now`` is when the turn is resolved:
+    the next deadline is set after it.
+    """
     with _collector_paused():
-        return _resolve(ruleset, raw, seed, dice)
+        return _resolve(ruleset, raw, seed, dice, secret, now)
 
 
-def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
-             dice: Dice | None) -> TurnResult:
+def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | None,
+             secret: str | None, now: datetime | None) -> TurnResult:
     prepared = prepare(ruleset, raw)
     state = prepared.state
     turn = state.turn
-    if seed is None:
-        seed = dice.seed if dice is not None else dice_seed(state)
-    dice = dice or Dice(seed)
+    fair = published = None
+    if seed is None and dice is None:
+        if secret is None:
+            raise DiceSecretError(f"no dice secret, so the dice cannot be rolled. {HOW_TO_SET}")
+        fair = turn_dice(secret, turn)
+        published = _committed(state, fair)
+        seed = fair.seed
+    elif seed is None:
+        seed = dice.seed
+    dice = dice or Dice(seed, hidden_key(secret) if secret else "")
     date = prepared.date
     if date.over:
         raise StateError([Problem(GAME_TAB, state.meta["setting_rows"].get("stage"), "value",
@@ -273,6 +315,9 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
                   date=date, settings=prepared.settings,
                   settings_tables=prepared.settings_tables)
     ctx.emit("", "turn", f"turn {turn} resolved by the {ruleset.title} rules, dice seed {seed}")
+    upcoming = turn_dice(secret, turn + 1) if fair is not None else None
+    if fair is not None:
+        ctx.emit("", "dice", dice_line(fair, bool(published), upcoming.commitment))
     prepared.lasting.attach(ctx)
     if ctx.decisions is not None:
         for order in ctx.orders(ANSWER):
@@ -300,9 +345,11 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
             [-r for r in parsed.blank_turn_rows if r < 0], turn)
     after_tables[LOG_TAB] = log_rows(state.tables[LOG_TAB], turn, events)
     next_date = ruleset.calendar.next_date(date, prepared.settings, ctx.next_stage)
+    revealed = {"last dice salt": fair.salt if fair else "",
+                DICE_COMMITMENT: upcoming.commitment if upcoming else ""}
     after_tables[GAME_TAB] = advance_game(state.tables[GAME_TAB], state.meta, seed,
-                                          ruleset.calendar.written(next_date),
-                                          setting_rows(ruleset.all_settings()))
+                                          {**ruleset.calendar.written(next_date), **revealed},
+                                          setting_rows(ruleset.all_settings()), now)
     after_meta = dict(state.meta, turn=turn + 1)
     return TurnResult(ruleset.name, turn, seed, state, GameState(after_tables, after_meta),
                       ordered, events)
@@ -363,13 +410,30 @@ def game_settings(ruleset: Ruleset, turn: int, meta: dict[str, Any]) -> dict[str
         return {}
 
 
+#: practice dice for ``check``: its outcomes are never shown as if they were the real ones.
+PRACTICE_SEED = 0
+DEPENDS_ON_DICE = "valid; what it does depends on the dice rolled when the turn is resolved"
+MAY_FAIL_ON_DICE = ("valid now, but whether it succeeds depends on the dice rolled when the "
+                    "turn is resolved")
+FAILS_EITHER_WAY = ("would be rejected whatever the dice; why depends on the dice rolled when "
+                    "the turn is resolved")
+
+
 def check(ruleset: Ruleset, raw: GameState) -> TurnResult:
     """Resolve in memory and report each order as it stands now, without advancing anything.
 
     The returned ``after`` state differs from ``before`` only in the Orders tab's result and
-    reason cells, which say "ok" or why the order would be rejected.
+    reason cells, which say "ok" or why the order would be rejected. The real dice are not
+    known before the resolve: an order whose outcome changes when every practice die comes up
+    the other way says that it depends on the dice, never what practice dice gave.
     """
-    result = resolve(ruleset, raw, seed=0)
+    practice = PracticeDice(PRACTICE_SEED)
+    result = resolve(ruleset, raw, dice=practice)
+    results = result.results
+    if practice.rolled:
+        mirrored = {r.row: r for r in resolve(ruleset, raw, dice=PracticeDice(
+            PRACTICE_SEED, mirror=practice)).results}
+        results = [_by_dice(r, mirrored.get(r.row)) for r in results]
     tables = dict(result.before.tables)
     for tab, sign in ((ORDERS_TAB, 1), (GM_ORDERS_TAB, -1)):
         if tab not in tables:
@@ -377,13 +441,24 @@ def check(ruleset: Ruleset, raw: GameState) -> TurnResult:
         orders = tables[tab].copy()
         for col in (RESULT, REASON):
             orders[col] = orders[col].astype(object)
-        for r in result.results:
+        for r in results:
             if r.row * sign > 0:
                 orders.at[r.row * sign, RESULT] = CHECK_WORDS[r.status]
                 orders.at[r.row * sign, REASON] = r.public_reason
         tables[tab] = orders
     after = GameState(tables, result.before.meta)
-    return TurnResult(ruleset.name, result.turn, 0, result.before, after, result.results, [])
+    return TurnResult(ruleset.name, result.turn, 0, result.before, after, results, [])
+
+
+def _by_dice(one: OrderResult, other: OrderResult | None) -> OrderResult:
+    """An order's check result, knowing its result with the other practice dice."""
+    if other is None or (other.status, other.reason) == (one.status, one.reason):
+        return one
+    rejected = [r.status is Status.REJECTED for r in (one, other)]
+    if all(rejected):
+        return replace(one, reason=FAILS_EITHER_WAY)
+    return replace(one, status=Status.APPLIED,
+                   reason=MAY_FAIL_ON_DICE if any(rejected) else DEPENDS_ON_DICE)
 
 
 def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_rows: list[int],

@@ -10,20 +10,17 @@ import contextlib
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, NoReturn
 
 from sheetmaster import rules, values
-from sheetmaster.engine import check, find_tab, resolve
+from sheetmaster.engine import PRACTICE_SEED, check, find_tab, resolve
 from sheetmaster.exits import NotDue
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Problem, Problems, StateError, match_columns, validate_table
 from sheetmaster.tabs import GAME, GAME_TAB, read_meta
 from sheetmaster.turns import deadline_problem
-
-#: the seed of a dry run before the deadline (the turn's own dice stay unknown until then).
-PRACTICE_SEED = 0
 
 
 class Mode(enum.Enum):
@@ -99,23 +96,26 @@ def decide(state: GameState, mode: Mode, *, force: bool = False,
     if mode is Mode.SCHEDULED and meta.get("deadline_at") is None:
         return ("the Game tab has no deadline, so a scheduled run cannot tell whether the "
                 "turn is due; set 'deadline' (and 'turn length (hours)')")
-    return deadline_problem(meta, now)
+    return deadline_problem(meta, now, force_hint=mode is Mode.RESOLVE)
 
 
 def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = False,
-             seed: int | None = None, now: datetime | None = None,
+             seed: int | None = None, secret: str | None = None, now: datetime | None = None,
              progress: Callable[[str], contextlib.AbstractContextManager] | None = None,
              ruleset: str | None = None,
              before_write: Callable[[Ruleset, TurnResult], object] | None = None
              ) -> RunOutcome:
     """Lock, read, decide, resolve or check, and write, on any store.
 
-    ``progress(what)`` is entered around each long step (the CLI shows a bar). ``ruleset``:
-    the rules the game is expected to play by (games.toml); a sheet playing by other rules is
-    refused before anything is resolved. ``before_write(ruleset, result)`` runs after a
-    resolve and before its write (e.g. drawing the map, whose problems must stop the turn
-    before anything is written); what it raises stops the run with the game unchanged.
+    The dice come from the game's dice ``secret`` (or a given ``seed``, for tests); ``now`` is
+    the time of the run (default: the clock). ``progress(what)`` is entered around each long
+    step (the CLI shows a bar). ``ruleset``: the rules the game is expected to play by
+    (games.toml); a sheet playing by other rules is refused before anything is resolved.
+    ``before_write(ruleset, result)`` runs after a resolve and before its write (e.g. drawing
+    the map, whose problems must stop the turn before anything is written); what it raises
+    stops the run with the game unchanged.
     """
+    now = now or datetime.now(timezone.utc)
     step = progress or (lambda what: contextlib.nullcontext())
     with store.locked():
         with step("reading the game"):
@@ -136,7 +136,8 @@ def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = Fal
         with step(f"{'checking' if mode is Mode.CHECK else 'resolving'} with the "
                   f"{ruleset.name} rules"):
             result = check(ruleset, state) if mode is Mode.CHECK else \
-                resolve(ruleset, state, seed=PRACTICE_SEED if practice else seed)
+                resolve(ruleset, state, seed=PRACTICE_SEED if practice else seed,
+                        secret=secret, now=now)
         if dry_run:
             return RunOutcome(ruleset, result, practice=practice)
         if before_write is not None and mode is not Mode.CHECK:
@@ -149,5 +150,5 @@ def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = Fal
 def undo_turn(store: Any) -> int:
     """Undo the last resolved turn on any store; returns the turn to be played again."""
     with store.locked():
-        store.load()
-        return store.undo()
+        state = store.load()
+        return store.undo(game_settings(state)["turn"])

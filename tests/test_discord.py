@@ -87,9 +87,9 @@ def test_mentions_are_made_inert():
 
 
 def test_a_players_newline_cannot_forge_a_line_of_the_report():
-    from sheetmaster.report import _md
+    from sheetmaster.report import md
 
-    assert _md("deal\n# Turn 3 results\n| 1 | forged |") == \
+    assert md("deal\n# Turn 3 results\n| 1 | forged |") == \
         "deal # Turn 3 results \\| 1 \\| forged \\|"
 
 
@@ -201,7 +201,8 @@ def clans_turn():
     ruleset = get("clans")
     tables, orders, settings = ruleset.example()
     return ruleset, resolve(ruleset, build_state(ruleset, tables, orders, turn=5,
-                                                 settings=settings))
+                                                 settings=settings),
+                            secret="a test's dice secret")
 
 
 def test_each_player_gets_only_their_own_report(discord):
@@ -247,6 +248,8 @@ def test_a_report_too_long_for_a_few_messages_goes_as_a_file(discord, monkeypatc
 def game(tmp_path: Path) -> Path:
     path = tmp_path / "avalon.xlsx"
     shutil.copy(TEMPLATES / "claims-example.xlsx", path)
+    shutil.copy(TEMPLATES / "claims-example.xlsx.dice-secret",
+                tmp_path / "avalon.xlsx.dice-secret")
     return path
 
 
@@ -307,6 +310,7 @@ def test_nightly_posts_each_game_that_games_toml_says_posts(tmp_path, discord, m
     monkeypatch.chdir(tmp_path)
     write_new_workbook(get("claims"), tmp_path / "avalon.xlsx", example_state("claims", -1))
     shutil.copy(TEMPLATES / "claims-example-map.png", tmp_path / "avalon-key.png")
+    (tmp_path / "avalon.xlsx.dice-secret").write_text("the game's dice secret")
     (tmp_path / "games.toml").write_text(
         '[[game]]\nname = "avalon"\nfile = "avalon.xlsx"\nruleset = "claims"\n'
         'map_image = "avalon-key.png"\ndiscord = true\n'

@@ -287,5 +287,6 @@ def test_a_game_tab_headed_setting_and_value_in_capitals_resolves(tmp_path: Path
     book = openpyxl.load_workbook(path)
     book["Game"]["A1"], book["Game"]["B1"] = "Setting", "VALUE"
     book.save(path)
+    (tmp_path / "game.xlsx.dice-secret").write_text("the game's dice secret")
     assert main(["resolve", str(path), "--force", "--quiet"]) == 0
     assert XlsxStore(path).load().tables["Game"].set_index("Setting").at["turn", "VALUE"] == 2

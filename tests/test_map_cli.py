@@ -19,6 +19,8 @@ TEMPLATES = Path(__file__).parent.parent / "templates"
 def claims(tmp_path: Path) -> Path:
     game = tmp_path / "avalon.xlsx"
     shutil.copy(TEMPLATES / "claims-example.xlsx", game)
+    shutil.copy(TEMPLATES / "claims-example.xlsx.dice-secret",
+                tmp_path / "avalon.xlsx.dice-secret")
     shutil.copy(TEMPLATES / "claims-example-map.png", tmp_path / "key.png")
     return game
 
@@ -98,6 +100,7 @@ def test_the_map_of_a_google_sheet_game(tmp_path: Path, monkeypatch, capsys):
     from tests.test_many_games import example_state
 
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SHEETMASTER_DICE_SECRET", "a test game's dice secret")
     with FakeSheetsServer() as server:
         monkeypatch.setenv(ENDPOINT_ENV, server.url)
         sid = upload_state(server, example_state("clans", -1))

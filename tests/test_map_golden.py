@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from sheetmaster import rules
+from sheetmaster import fairness, rules
 from sheetmaster.commands.maps import map_title
 from sheetmaster.engine import prepare, resolve
 from sheetmaster.maps.render import map_picture
@@ -53,10 +53,11 @@ CASES = [
 
 
 def draw(game: str, resolved: bool, with_image: bool) -> Image.Image:
-    state = XlsxStore(TEMPLATES / f"{game}-example.xlsx").load()
+    workbook = TEMPLATES / f"{game}-example.xlsx"
+    state = XlsxStore(workbook).load()
     ruleset = ruleset_of(state)
-    if resolved:
-        result = resolve(ruleset, state)
+    if resolved:  # with the example's own (public) dice secret, as `sheetmaster resolve`
+        result = resolve(ruleset, state, secret=fairness.read_secret(workbook))
         after, turn = result.after, result.turn
     else:
         after = prepare(ruleset, state).state

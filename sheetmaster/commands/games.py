@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sheetmaster import fairness
 from sheetmaster.commands.maps import TurnMap, map_file
 from sheetmaster.commands.options import play, sheet_store, write_report, write_reports
 from sheetmaster.commands.posting import discord_webhooks, post
@@ -77,9 +78,13 @@ def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameR
         webhooks = discord_webhooks((game.discord or getattr(args, "discord", False))
                                     and not args.dry_run)
         picture = TurnMap.from_args(args, game.map_image)
-        store = sheet_store(game.sheet, args.credentials) if game.sheet else \
+        # each game its own dice: a sheet's secret is bound to the sheet, a workbook's is
+        # the file beside it
+        secret = fairness.for_sheet(fairness.read_secret(), game.sheet) if game.sheet else \
+            fairness.read_secret(game.file)
+        store = sheet_store(game.sheet, args.credentials, secret) if game.sheet else \
             XlsxStore(game.file)
-        outcome = play(store, Mode.SCHEDULED, args, ruleset=game.ruleset,
+        outcome = play(store, Mode.SCHEDULED, args, ruleset=game.ruleset, secret=secret,
                        before_write=picture.draw)
         if outcome.result is None:
             return GameRun(game, "not due", Exit.OK, note=outcome.waiting)

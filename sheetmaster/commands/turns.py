@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import logging
+from pathlib import Path
 from typing import Any
 
-from sheetmaster import json_output
+from sheetmaster import fairness, json_output
 from sheetmaster.commands.games import run_all
 from sheetmaster.commands.maps import TurnMap, map_file, resolve_map_options
 from sheetmaster.commands.options import (
+    dice_secret,
     game_label,
     game_store,
     json_option,
@@ -35,10 +37,19 @@ PRACTICE_NOTE = ("(the deadline has not passed: these are practice dice, not the
 
 def run(args: argparse.Namespace, mode: Mode) -> int:
     """check, resolve and nightly, on either store."""
-    store = game_store(args, mode)
+    seed = getattr(args, "seed", None)
+    # On a Google Sheet the secret also signs the run's lock (a lock a player plants is not
+    # signed), so a run that writes a sheet needs it, but a test's with dice of its own.
+    secret = dice_secret(args, needed=bool(args.sheet) and seed is None)
+    store = game_store(args, mode, secret)
     webhooks = discord_webhooks(getattr(args, "discord", False) and mode is not Mode.CHECK)
     picture = TurnMap.from_args(args) if mode is not Mode.CHECK else None
-    outcome = play(store, mode, args, before_write=picture.draw if picture else None)
+    try:
+        outcome = play(store, mode, args, secret=secret,
+                       before_write=picture.draw if picture else None)
+    except fairness.DiceSecretError:
+        dice_secret(args, needed=True)  # says exactly what is missing or wrong
+        raise
     result, ruleset = outcome.result, outcome.ruleset
     if result is None:
         print(f"nothing to do: {outcome.waiting}")
@@ -78,6 +89,10 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
                   style="green")
     if getattr(store, "kept", None):
         print(f"the workbook as it was before the turn is kept at {store.kept}")
+    if getattr(args, "out", None) and args.file:
+        copied = fairness.keep_secret_beside(Path(args.file), Path(args.out))
+        if copied:
+            print(f"its dice secret was copied to {copied}: keep it private")
     print(f"turn report for the players: {report}")
     if drawn:
         print(f"the map after the turn: {drawn}")
@@ -106,7 +121,8 @@ def cmd_nightly(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    store = game_store(args, Mode.CHECK)
+    # a Google Sheet's undo snapshot is checked with a key from the dice secret
+    store = game_store(args, Mode.CHECK, dice_secret(args, needed=bool(args.sheet)))
     turn = undo_turn(store)
     print(f"undid turn {turn}: the game is back on turn {turn}, as it was before it was "
           f"resolved.")

@@ -193,7 +193,8 @@ def case_paths(root: Path) -> list[Path]:
     return sorted(root.glob("*/*.yaml"))
 
 
-def capture_case(ruleset, state, rule: str, *, seed: int | None = None) -> dict[str, Any]:
+def capture_case(ruleset, state, rule: str, *, seed: int | None = None,
+                 secret: str | None = None) -> dict[str, Any]:
     """A golden case from a real turn: its tabs, orders, the dice it rolled and its outcome.
 
     The GM checks the outcome by the rules, quotes the rule, and drops it in tests/golden/.
@@ -201,7 +202,7 @@ def capture_case(ruleset, state, rule: str, *, seed: int | None = None) -> dict[
     from sheetmaster.engine import prepare
 
     prepared = prepare(ruleset, state)
-    result = resolve(ruleset, state, seed=seed)
+    result = resolve(ruleset, state, seed=seed, secret=secret)
     input_tables = {t.tab: t for t in ruleset.tables}
 
     def rows(df, columns) -> list[dict[str, Any]]:

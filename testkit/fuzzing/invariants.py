@@ -177,7 +177,7 @@ REJECTION_MATTERS: dict[str, frozenset[str]] = {}
 
 
 def rejected_rows_are_inert(ruleset: Ruleset, raw: GameState, result: TurnResult,
-                            seed: int | None = None) -> list[str]:
+                            seed: int | None = None, secret: str | None = None) -> list[str]:
     """Blank every rejected row and resolve again: the state tabs must come out the same.
 
     Rows of the kinds in :data:`REJECTION_MATTERS` are kept (e.g. a rejected item of a deal
@@ -199,8 +199,10 @@ def rejected_rows_are_inert(ruleset: Ruleset, raw: GameState, result: TurnResult
         cells = df[column].to_numpy(dtype=object, copy=True)
         cells[df.index.get_indexer(rejected)] = None
         df[column] = cells
-    again = resolve(ruleset, GameState(dict(raw.tables, **{tab: df}), dict(raw.meta)),
-                    seed=seed)
+    # the same dice as the turn's: its seed, or its secret (which also keys private draws)
+    dice = {"secret": secret} if secret and seed is None else \
+        {"seed": result.seed if seed is None else seed}
+    again = resolve(ruleset, GameState(dict(raw.tables, **{tab: df}), dict(raw.meta)), **dice)
     out = []
     for table in ruleset.tables:
         a, b = result.after.tables[table.tab], again.after.tables[table.tab]

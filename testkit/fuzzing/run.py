@@ -72,7 +72,8 @@ def play_game(ruleset: Ruleset, raw: GameState, batches: Iterable[Any], figures:
         raw = append_orders(ruleset, raw, rows)
         figures.order_rows += len(rows)
         try:
-            result = resolve(ruleset, raw)
+            secret = f"fuzzed game {label} dice secret"
+            result = resolve(ruleset, raw, secret=secret)
         except Exception as exc:
             figures.uncaught_exceptions += 1
             figures.note(f"{label} turn {pools.turn}: {type(exc).__name__}: {exc}")
@@ -82,7 +83,8 @@ def play_game(ruleset: Ruleset, raw: GameState, batches: Iterable[Any], figures:
         check = turn_violations(ruleset, result)
         if inert:
             try:
-                check.violations.extend(rejected_rows_are_inert(ruleset, raw, result))
+                check.violations.extend(rejected_rows_are_inert(ruleset, raw, result,
+                                                                secret=secret))
             except Exception as exc:
                 check.violations.append(f"resolving without the rejected rows: "
                                         f"{type(exc).__name__}: {exc}")

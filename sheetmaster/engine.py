@@ -165,7 +165,11 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
         raise
     if not isinstance(meta.get("turn"), int):
         problems.raise_if_any()  # an unreadable turn (said so): no timer can be read by it
-    lasting = Lasting.load(ruleset.lasting, state, problems)
+    try:
+        lasting = Lasting.load(ruleset.lasting, state, problems)
+    except Exception:
+        problems.raise_if_any()  # a tab broken as reported (e.g. a column missing)
+        raise
     problems.raise_if_any()
     settings_tables = {t.tab: SettingsTable(t, state.tables[t.tab])
                        for t in ruleset.tables if t.keys}

@@ -231,7 +231,9 @@ def write_rows(table: Table, before: pd.DataFrame, objects: list[Any],
     start = int(max(out.index)) + 1 if len(out) else 2
     added = pd.DataFrame({name: [cells[i] for i in new] for name, cells in columns.items()},
                          index=range(start, start + len(new)), dtype=object)
-    return pd.concat([out, added.reindex(columns=out.columns)])
+    grown = pd.concat([out, added.reindex(columns=out.columns)])
+    grown.attrs = out.attrs  # e.g. which optional columns the sheet lacks
+    return grown
 
 
 __all__ = ["a", "check_both_sides", "check_unique", "key_lookups", "load_rows", "write_rows"]

@@ -8,8 +8,10 @@ from sheetmaster.ruleset import Ruleset
 
 from .claims import RULESET as CLAIMS
 from .clans import RULESET as CLANS
+from .goldenage import RULESET as GOLDENAGE
 
-BUILT_IN: dict[str, Ruleset] = {CLAIMS.name: CLAIMS, CLANS.name: CLANS}
+BUILT_IN: dict[str, Ruleset] = {CLAIMS.name: CLAIMS, CLANS.name: CLANS,
+                                GOLDENAGE.name: GOLDENAGE}
 
 
 def available() -> dict[str, Ruleset]:

@@ -29,7 +29,8 @@ The package's modules: :mod:`.choosers` (where choices come from), :mod:`.games`
 games), :mod:`.rows` (cells and order rows), :mod:`.sheet_writes` (appending rows, writing a
 turn back), :mod:`.invariants` (what must hold after every turn), :mod:`.damage` (damaged
 states and workbooks), :mod:`.strategies` (hypothesis), :mod:`.run` (playing games, the
-volume run), and each ruleset's own: :mod:`.claims_checks`, :mod:`.clans_checks`.
+volume run), and each ruleset's own: :mod:`.claims_checks`, :mod:`.clans_checks`,
+:mod:`.goldenage_checks`.
 """
 
 from __future__ import annotations
@@ -111,6 +112,8 @@ def _register_clans() -> None:
 
 _register_clans()
 
+# importing goldenage_checks registers the goldenage ruleset's games, rows and checks
+from testkit.fuzzing import goldenage_checks as goldenage_checks  # noqa: E402
 
 __all__ = [
     "DAMAGES", "GAMES", "INVARIANTS", "REJECTION_MATTERS", "SCENARIOS", "Chooser", "Damage",

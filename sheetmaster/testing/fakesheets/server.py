@@ -19,6 +19,8 @@ from zoneinfo import ZoneInfo
 
 import requests
 
+from sheetmaster.stores.sheets_endpoint import endpoint_session, redirect
+
 from .a1 import _parse_cells
 from .api import _RestApi
 from .batch_metadata import _metadata_out
@@ -28,12 +30,9 @@ from .identity import DEFAULT_OWNER, Caller, caller_from, project_of
 from .masks import _apply_mask, _parse_mask
 from .model import DEFAULT_COLS, DEFAULT_ROWS, _Book, _Cell, _now, _Sheet
 from .transport import (
-    DRIVE_ORIGIN,
-    SHEETS_ORIGIN,
     RecordedRequest,
     _Handler,
     _HTTPServer,
-    _RewritingAdapter,
 )
 from .typed_input import EPOCH
 from .value_ranges import _value_range, _write
@@ -52,14 +51,11 @@ def session_for(url: str, user: str | None = None, project: str | None = None
     """A requests.Session that sends Sheets and Drive API calls to ``url`` instead of Google
     (e.g. a FakeSheetsServer started by another process). With ``user``, the calls are made
     as that Google account, from ``project`` (default: a service account's own project)."""
-    session = requests.Session()
-    session.trust_env = False
+    headers = {}
     if user:
         caller = Caller(user, project or project_of(user))
-        session.headers["Authorization"] = f"Bearer {caller.token}"
-    session.mount(SHEETS_ORIGIN, _RewritingAdapter(SHEETS_ORIGIN, url))
-    session.mount(DRIVE_ORIGIN, _RewritingAdapter(DRIVE_ORIGIN, url))
-    return session
+        headers["Authorization"] = f"Bearer {caller.token}"
+    return endpoint_session(url, headers)
 
 
 class FakeSheetsServer(_RestApi):
@@ -170,11 +166,7 @@ class FakeSheetsServer(_RestApi):
         e.g. with :func:`.identity.service_account_key`)."""
         from google.auth.transport.requests import AuthorizedSession
 
-        session = AuthorizedSession(credentials)
-        session.trust_env = False
-        session.mount(SHEETS_ORIGIN, _RewritingAdapter(SHEETS_ORIGIN, self.url))
-        session.mount(DRIVE_ORIGIN, _RewritingAdapter(DRIVE_ORIGIN, self.url))
-        return session
+        return redirect(AuthorizedSession(credentials), self.url)
 
     def _caller(self) -> Caller | None:
         """Who makes the request being handled on this thread (None: no token)."""

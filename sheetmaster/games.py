@@ -10,6 +10,8 @@
     environment = "avalon"           # the GitHub environment with its secrets (default: name)
     secrets = ["SHEETMASTER_SERVICE_ACCOUNT_JSON", "SHEETMASTER_DICE_SECRET"]  # the run's
                                      # secrets (default: none; a sheet's dice always need one)
+    map_image = "maps/avalon.png"    # the GM's province key image (default: drawn from borders)
+    discord = true                   # post each turn to Discord (webhooks from secrets)
 
 A broken games.toml is a usage error naming the game and the key; nothing is run.
 """
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from sheetmaster import rules
+from sheetmaster.delivery.webhooks import PLAYERS_ENV, PUBLIC_ENV
 from sheetmaster.exits import UsageError
 from sheetmaster.fairness import SECRET_ENV
 from sheetmaster.stores.google_auth import JSON_ENV
@@ -36,8 +39,8 @@ else:  # pragma: no cover - Python 3.10
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$")
 #: the secrets a game may name: those sheetmaster reads, which the workflow hands each job.
-KNOWN_SECRETS = (JSON_ENV, SECRET_ENV)
-KEYS = {"name", "sheet", "file", "ruleset", "environment", "secrets"}
+KNOWN_SECRETS = (JSON_ENV, SECRET_ENV, PUBLIC_ENV, PLAYERS_ENV)
+KEYS = {"name", "sheet", "file", "ruleset", "environment", "secrets", "map_image", "discord"}
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,10 @@ class Game:
     file: Path | None = None
     environment: str = ""
     secrets: tuple[str, ...] = ()
+    #: the GM's province key image (None: the map is drawn from the borders).
+    map_image: Path | None = None
+    #: post each resolved turn to Discord (the webhooks come from the secrets).
+    discord: bool = False
 
     @property
     def where(self) -> str:
@@ -114,9 +121,16 @@ def _game(path: Path, index: int, entry: Any) -> Game:
     if unknown:
         raise bad(f"'secrets': sheetmaster reads no secret named {', '.join(unknown)} "
                   f"(it reads {', '.join(KNOWN_SECRETS)})")
+    if "map_image" in entry and (not isinstance(entry["map_image"], str) or
+                                 not entry["map_image"].strip()):
+        raise bad("'map_image' must be a PNG's path, relative to this file")
+    if not isinstance(entry.get("discord", False), bool):
+        raise bad("'discord' must be true or false")
     file = (path.parent / entry["file"]) if "file" in entry else None
+    image = (path.parent / entry["map_image"]) if "map_image" in entry else None
     return Game(name=name, ruleset=ruleset, sheet=entry.get("sheet"), file=file,
-                environment=environment, secrets=tuple(secrets))
+                environment=environment, secrets=tuple(secrets), map_image=image,
+                discord=entry.get("discord", False))
 
 
 def select(games: list[Game], names: list[str] | None) -> list[Game]:

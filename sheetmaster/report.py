@@ -212,8 +212,8 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
     view = result if viewer == GM else result.public() if viewer is None else \
         result.seen_by(viewer)
     whose = "" if viewer is None else " (GM's full report)" if viewer == GM else \
-        f" for {viewer}"
-    out = [f"# Turn {result.turn} results{md(whose)}", "",
+        f" for {md(viewer)}"  # md() strips the space before 'for'
+    out = [f"# Turn {result.turn} results{whose}", "",
            f"Rules: {md(ruleset.title)}. Dice seed: {result.seed}.", ""]
     dice = next((e.text for e in view.events if e.kind == "dice"), "")
     if dice:

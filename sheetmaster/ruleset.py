@@ -20,6 +20,7 @@ from sheetmaster.decks import Deck
 from sheetmaster.dice import Dice
 from sheetmaster.lasting import ENGINE_KINDS, USE_DECISIONS, Lasting
 from sheetmaster.lasting import TABLES as LASTING_TABLES
+from sheetmaster.mapspec import MapSpec, map_slips, with_map_columns
 from sheetmaster.model import PUBLIC, Event, GameState, Order, OrderResult, Status
 from sheetmaster.orders import OrderKind, RejectedRow
 from sheetmaster.schema import Column, Kind, Problems, Table
@@ -92,11 +93,15 @@ class Ruleset:
     lasting: tuple[str, ...] = ()
     #: the GM gives orders (GM-only kinds among them) in a 'GM orders' tab of their own.
     gm_orders: bool = False
+    #: the map picture drawn every turn (see sheetmaster.maps); None: the game has no map.
+    #: Its optional columns (key colour, pins, the players' colour) are added to the tabs.
+    map: MapSpec | None = None
 
     def __post_init__(self) -> None:
         if USE_DECISIONS in self.lasting and ANSWER_KIND not in self.order_kinds:
             object.__setattr__(self, "order_kinds", (*self.order_kinds, ANSWER_KIND))
             object.__setattr__(self, "order_columns", (*self.order_columns, *ANSWER_COLUMNS))
+        object.__setattr__(self, "tables", with_map_columns(self.tables, self.map))
         check_ruleset(self)
 
     def table(self, tab: str) -> Table:
@@ -167,6 +172,7 @@ def check_ruleset(ruleset: Ruleset) -> None:
         for name in phase.settings:
             if name not in declared:
                 slips.append(f"phase {phase.key} reads setting '{name}', which is not declared")
+    slips += map_slips(ruleset)
     if slips:
         raise RulesetError(f"ruleset {ruleset.name}: " + "; ".join(slips))
 

@@ -55,3 +55,20 @@ def test_synthetic_game_covers_every_order_kind() -> None:
                 assert name in territories[other][column].split(", ")
     again = claims_scale.generate_game(1000)
     assert again.orders == game.orders and again.tables == game.tables
+
+
+MAPS = SCRIPT.parent / "map_recolour.py"
+
+
+def test_quick_map_benchmark_produces_its_figures(tmp_path: Path) -> None:
+    out = tmp_path / "maps.json"
+    done = subprocess.run([sys.executable, str(MAPS), "--quick", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "recolour target: under 1 s" in done.stdout
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert (report["width"], report["height"], report["provinces"]) == (800, 400, 300)
+    for key in ("recolour_s", "picture_s", "png_s", "per_pixel_python_s",
+                "mask_per_province_s"):
+        assert report[key] > 0, key
+    assert report["png_bytes"] > 1000

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from sheetmaster.delivery.webhooks import PLAYERS_ENV, PUBLIC_ENV
 from sheetmaster.stores.google_auth import JSON_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -214,12 +215,32 @@ def test_resolve_step_reads_the_names_sheetmaster_reads():
     assert "inputs.dry_run" in env["DRY_RUN"]
 
 
-def test_turn_report_is_kept_per_game_even_when_the_run_fails():
-    upload = step_using(load(RESOLVE), "actions/upload-artifact")
+def uploads() -> dict[str, dict]:
+    return {s["with"]["name"].split("-$")[0]: s
+            for s in steps_using(load(RESOLVE), "actions/upload-artifact")}
+
+
+def test_turn_report_and_map_are_kept_per_game_even_when_the_run_fails():
+    upload = uploads()["turn-report"]
     assert upload["if"] == "always()"
-    assert upload["with"]["path"] == "turn-report.md"
+    assert upload["with"]["path"].split() == ["turn-report.md", "turn-map.png"]
     assert "matrix.game" in upload["with"]["name"]
     assert upload["with"]["if-no-files-found"] == "ignore"
+
+
+def test_private_reports_are_kept_only_where_the_gm_says_the_repository_is_private():
+    upload = uploads()["private-reports"]
+    assert upload["if"].replace(" ", "") == \
+        "always()&&vars.SHEETMASTER_KEEP_PRIVATE_REPORTS=='true'"
+    assert upload["with"]["path"] == "private-reports/"
+    assert upload["with"]["retention-days"] <= 7
+    assert "--report-dir private-reports" in " ".join(resolve_step()["run"].split())
+
+
+def test_discord_webhooks_come_from_secrets_only():
+    env = resolve_step()["env"]
+    for name in (PUBLIC_ENV, PLAYERS_ENV):
+        assert env[name].replace(" ", "") == f"${{{{secrets.{name}}}}}"
 
 
 FAKE_SHEETMASTER = """\
@@ -255,7 +276,8 @@ def run_step_script(tmp_path: Path, step: dict, env: dict[str, str], *,
 
 def run_resolve_script(tmp_path: Path, game: str, dry_run: str, only: str = ""):
     return run_step_script(tmp_path, resolve_step(), {"GAME": game, "ONLY": only,
-                                                      "DRY_RUN": dry_run, JSON_ENV: ""})
+                                                      "DRY_RUN": dry_run, JSON_ENV: "",
+                                                      PUBLIC_ENV: "", PLAYERS_ENV: ""})
 
 
 posix_shell = pytest.mark.skipif(sys.platform == "win32",

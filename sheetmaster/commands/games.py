@@ -16,8 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from sheetmaster import fairness
-from sheetmaster.commands.options import play, sheet_store, write_report
+from sheetmaster.commands.maps import TurnMap, map_file
+from sheetmaster.commands.options import play, sheet_store, write_report, write_reports
+from sheetmaster.commands.posting import discord_webhooks, post
 from sheetmaster.console import print_table
+from sheetmaster.delivery.discord import DeliveryError
 from sheetmaster.exits import Exit, UsageError, classify
 from sheetmaster.games import Game, github_matrix, load_games, select
 from sheetmaster.runs import Mode
@@ -72,13 +75,17 @@ def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameR
         if missing:
             return GameRun(game, "failed", Exit.STORE,
                            note=f"secret {', '.join(missing)} is not set")
+        webhooks = discord_webhooks((game.discord or getattr(args, "discord", False))
+                                    and not args.dry_run)
+        picture = TurnMap.from_args(args, game.map_image)
         # each game its own dice: a sheet's secret is bound to the sheet, a workbook's is
         # the file beside it
         secret = fairness.for_sheet(fairness.read_secret(), game.sheet) if game.sheet else \
             fairness.read_secret(game.file)
         store = sheet_store(game.sheet, args.credentials, secret) if game.sheet else \
             XlsxStore(game.file)
-        outcome = play(store, Mode.SCHEDULED, args, ruleset=game.ruleset, secret=secret)
+        outcome = play(store, Mode.SCHEDULED, args, ruleset=game.ruleset, secret=secret,
+                       before_save=picture.draw)
         if outcome.result is None:
             return GameRun(game, "not due", Exit.OK, note=outcome.waiting)
         result = outcome.result
@@ -90,7 +97,21 @@ def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameR
                 target = store.report_path(result.turn)
             elif target is None:
                 target = Path(f"{game.name}-turn-{result.turn}-report.md")
-            note = f"report: {write_report(store, outcome, target)}"
+            written = write_report(store, outcome, target)
+            note = f"report: {written}"
+            drawn = picture.write(map_file(written))
+            if drawn:
+                note += f", map: {drawn}"
+            if getattr(args, "report_dir", None):
+                write_reports(outcome, Path(args.report_dir) / game.name)
+            if webhooks:
+                try:
+                    note += f"; {post(outcome, webhooks, picture.png)}"
+                except DeliveryError as exc:
+                    log.error("%s: %s", game.name, exc)
+                    return GameRun(game, "resolved", Exit.STORE, turn=result.turn,
+                                   orders=len(result.results),
+                                   note=f"{note}; Discord: {exc}")
         return GameRun(game, "resolved" if outcome.written else "checked", Exit.OK,
                        turn=result.turn, orders=len(result.results), note=note)
     except Exception as exc:  # one game's failure never stops the others

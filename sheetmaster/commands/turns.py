@@ -9,6 +9,7 @@ from typing import Any
 
 from sheetmaster import fairness, json_output
 from sheetmaster.commands.games import run_all
+from sheetmaster.commands.maps import TurnMap, map_file, resolve_map_options
 from sheetmaster.commands.options import (
     check_outputs,
     dice_secret,
@@ -22,6 +23,7 @@ from sheetmaster.commands.options import (
     write_report,
     write_reports,
 )
+from sheetmaster.commands.posting import discord_option, discord_webhooks, post
 from sheetmaster.console import out_console
 from sheetmaster.engine import CHECK_WORDS
 from sheetmaster.exits import Exit, UsageError
@@ -45,20 +47,25 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
     store = game_store(args, mode, secret)
     if not getattr(args, "dry_run", False):
         check_outputs(args, store, mode)
+    webhooks = discord_webhooks(getattr(args, "discord", False) and mode is not Mode.CHECK)
+    picture = TurnMap.from_args(args) if mode is not Mode.CHECK else None
     reports: list[Path] = []
 
-    def reports_first(ruleset: Ruleset, result: TurnResult) -> None:
-        """The players' reports are written just before the turn, so no kill can lose them
-        (a run killed before its write leaves the turn, and its reports, to the next run)."""
+    def before_save(ruleset: Ruleset, result: TurnResult) -> None:
+        """The map is drawn (its problems stop the turn before anything is written) and the
+        players' reports written just before the turn, so no kill can lose them (a run killed
+        before its write leaves the turn, and its reports, to the next run)."""
         if mode is Mode.CHECK:
             return
+        if picture:
+            picture.draw(ruleset, result)
         written = RunOutcome(ruleset, result, written=True)
         reports.append(write_report(store, written, args.report))
         if getattr(args, "report_dir", None):
             reports.extend(write_reports(written, args.report_dir))
 
     try:
-        outcome = play(store, mode, args, secret=secret, before_save=reports_first)
+        outcome = play(store, mode, args, secret=secret, before_save=before_save)
     except BaseException as exc:
         for path in reports:  # the turn was not written: no report of it may be posted
             path.unlink(missing_ok=True)
@@ -70,6 +77,9 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
         print(f"nothing to do: {outcome.waiting}")
         return Exit.OK
     report = reports[0] if reports else None
+    drawn = picture.write(map_file(report)) if picture and report else None
+    posted = post(outcome, webhooks, picture.png if picture else None,
+                  quiet=getattr(args, "json", False)) if webhooks and outcome.written else ""
     shown = result.public()  # output may land in a public CI log: no secrets, no private lines
     bad = sum(r.status is Status.REJECTED for r in result.results)
     code = Exit.REJECTED if mode is Mode.CHECK and bad else Exit.OK
@@ -103,6 +113,10 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
         if copied:
             print(f"its dice secret was copied to {copied}: keep it private")
     print(f"turn report for the players: {report}")
+    if drawn:
+        print(f"the map after the turn: {drawn}")
+    if posted:
+        print(posted)
     return code
 
 
@@ -161,6 +175,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
                                  "(an existing file is only overwritten with --force)")
     p.add_argument("--report", help="where to write the players' turn report (markdown)")
     report_dir_option(p)
+    resolve_map_options(p)
+    discord_option(p)
     p.add_argument("--seed", type=dice_seed,
                    help="dice seed to use instead of the game's (tests): 0 to 2^64-1")
     p.add_argument("--force", action="store_true",
@@ -185,6 +201,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--report", help="where to write the players' turn report (markdown; "
                                     "with --all and several games, a folder)")
     report_dir_option(p)
+    resolve_map_options(p)
+    discord_option(p)
     p.set_defaults(run=cmd_nightly, file=None)
 
     p = sub.add_parser(

@@ -43,6 +43,23 @@ _BORDERS = [
     ("Armor", "Benoic"), ("Benoic", "Listenois"), ("Listenois", "Sorelois"),
     ("Mercia", "Orkney"),
 ]
+# territory: (key colour in templates/claims-example-map.png, map x, map y): the GM's map
+# image and the pinned positions of the drawing without it.
+_MAP: dict[str, tuple[str, int, int]] = {
+    "Orkney": ("#88ad87", 560, 50), "Mercia": ("#85a28c", 470, 170),
+    "Gwynedd": ("#bcb076", 250, 190), "Powys": ("#cca1ba", 360, 250),
+    "Caerleon": ("#75cb6c", 280, 330), "Dyfed": ("#9c85cd", 150, 330),
+    "Logres": ("#ada69a", 590, 270), "Sarum": ("#759570", 550, 390),
+    "Camelot": ("#bbbd89", 440, 430), "Glastonbury": ("#7d66ce", 330, 430),
+    "Isca": ("#667b8a", 230, 450), "Dartmoor": ("#79abe0", 120, 480),
+    "Kernow": ("#6eb3ab", 190, 570), "Tintagel": ("#ac6e86", 310, 570),
+    "Lyonesse": ("#aedb6d", 430, 540),
+    "Ys": ("#bcadc3", 380, 730), "Carnac": ("#efb8aa", 220, 740),
+    "Brocéliande": ("#d3b161", 300, 830), "Armor": ("#8bca9c", 130, 840),
+    "Benoic": ("#b9818c", 240, 940), "Listenois": ("#be69c5", 430, 920),
+    "Sorelois": ("#6eb9c7", 600, 830),
+}
+
 _WATERWAYS = [("Tintagel", "Ys"), ("Dyfed", "Armor"), ("Kernow", "Carnac"),
               ("Orkney", "Sorelois")]
 
@@ -60,14 +77,15 @@ def example_game() -> tuple[dict[str, list[dict[str, Any]]], list[dict[str, Any]
     borders, water = _links(_BORDERS), _links(_WATERWAYS)
     territories = [
         {"territory": name, "owner": owner, "resource": resource, "capital of": capital,
-         "borders": ", ".join(borders[name]), "waterways": ", ".join(water[name])}
+         "borders": ", ".join(borders[name]), "waterways": ", ".join(water[name]),
+         "map colour": _MAP[name][0], "map x": _MAP[name][1], "map y": _MAP[name][2]}
         for name, (owner, resource, capital) in _LAND.items()
     ]
     players = [
-        {"player": "Avalon", "gold": 12, "armies": 4, "in exile": ""},
-        {"player": "Bretagne", "gold": 6, "armies": 3, "in exile": ""},
-        {"player": "Cambria", "gold": 9, "armies": 2, "in exile": ""},
-        {"player": "Dumnonia", "gold": 3, "armies": 5, "in exile": ""},
+        {"player": "Avalon", "gold": 12, "armies": 4, "in exile": "", "colour": "#3b6fb6"},
+        {"player": "Bretagne", "gold": 6, "armies": 3, "in exile": "", "colour": "#e8a33d"},
+        {"player": "Cambria", "gold": 9, "armies": 2, "in exile": "", "colour": "#3f9b4a"},
+        {"player": "Dumnonia", "gold": 3, "armies": 5, "in exile": "", "colour": "#c0392b"},
     ]
     wars = [
         {"war": "Channel War", "side": "Britons", "members": "Avalon, Cambria", "ended": ""},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from sheetmaster.mapgraph import LAND, WATERWAY
+from sheetmaster.mapspec import MapSpec
 from sheetmaster.ruleset import Phase, Ruleset
 
 from .example import example_game
@@ -41,6 +43,10 @@ HOWTO = (
     "and army power, E neutral claims, F wars, G building.",
 )
 
+#: the map picture: territories in their owner's colour, capitals starred.
+MAP = MapSpec("Territories", owner="owner", capital="capital of",
+              links={LAND: "borders", WATERWAY: "waterways"}, nobody="neutral")
+
 RULESET = Ruleset(
     name="claims",
     title="territory claims (phases A-G)",
@@ -62,4 +68,5 @@ RULESET = Ruleset(
     build_world=build_world,
     howto=HOWTO,
     example=example_game,
+    map=MAP,
 )

@@ -42,6 +42,17 @@ _EAST = [
 ]
 
 
+#: each province's colour in templates/clans-example-map.png, the GM's map image.
+KEY_COLOURS = {
+    "Manakura": "#bad7b1", "Kozu": "#c86b8e", "Ishiyama": "#6ed87c", "Hagi": "#7ba074",
+    "Tsuwano": "#a86891", "Masuda": "#dcb09e", "Izumo": "#cfc2d6", "Matsue": "#e378c3",
+    "Yonago": "#aed4bf", "Tottori": "#afb07c", "Kurayoshi": "#6392d4", "Oki": "#859f61",
+    "Kofu": "#8ba8b0", "Suwa": "#748293", "Matsumoto": "#987694", "Ueda": "#b8e7d5",
+    "Nagano": "#cda6c2", "Zenko": "#bca778", "Kai": "#8ee08e", "Fuji": "#d5d0b9",
+    "Numazu": "#7d6fb7", "Sunpu": "#ee8190", "Kakegawa": "#c36e83", "Hamana": "#e4d061",
+}
+
+
 def _grid(island: list[tuple]) -> dict[str, list[str]]:
     """Borders of a 3-wide grid: left-right and up-down neighbours."""
     names = [p[0] for p in island]
@@ -62,7 +73,8 @@ def _provinces() -> list[dict[str, Any]]:
             rows.append({"province": name, "flavour": flavour, "owner": owner,
                          "borders": ", ".join(borders[name]), "seas": ", ".join(seas),
                          "improvements": built, "resources found": found,
-                         "times prospected": 1 if found else ""})
+                         "times prospected": 1 if found else "",
+                         "map colour": KEY_COLOURS[name]})
     return rows
 
 

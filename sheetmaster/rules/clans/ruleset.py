@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from sheetmaster.mapgraph import LAND
+from sheetmaster.mapspec import MapSpec, Units
 from sheetmaster.ruleset import Phase, Ruleset
 from sheetmaster.turn_order import POSTING_ORDER
 
@@ -65,6 +67,12 @@ def _each(key: str, title: str, run, rule: str, orders: tuple[str, ...]) -> Phas
     return Phase(key, title, run, rule, order=POSTING_ORDER, orders=orders)
 
 
+#: the map picture: provinces in their clan's colour, each clan's capital starred, armies
+#: counted per clan in each province (the Independents' in grey).
+MAP = MapSpec("Provinces", owner="owner", players_capital="capital",
+              units=(Units("Armies", location="province", owner="clan"),),
+              links={LAND: "borders"}, seas="seas", nobody="Independent")
+
 RULESET = Ruleset(
     name="clans",
     title="Isles of the Clans (seasons, clan after clan)",
@@ -99,4 +107,5 @@ RULESET = Ruleset(
     calendar=CALENDAR,
     nouns={"territory": "province", "territories": "provinces", "gold": "coins",
            "player": "clan", "players": "clans"},
+    map=MAP,
 )

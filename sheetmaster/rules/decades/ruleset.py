@@ -8,6 +8,8 @@ players to spend.
 
 from __future__ import annotations
 
+from sheetmaster.mapgraph import LAND, SEA
+from sheetmaster.mapspec import MapSpec
 from sheetmaster.ruleset import Phase, Ruleset
 
 from .load import build_world
@@ -56,7 +58,12 @@ def _every_turn(date) -> bool:
     return True
 
 
+#: the map picture: provinces in their state's colour, each state's capital starred.
+MAP = MapSpec("Provinces", owner="owner", players_capital="capital",
+              links={LAND: "borders", SEA: "sea links"}, nobody="no state")
+
 RULESET = Ruleset(
+    map=MAP,
     name="decades",
     title="Decades (ten years a turn: economy, happiness, stability, ratio wars)",
     version="1",

@@ -4,6 +4,8 @@ steps of turn resolution in order (movement and combat simultaneous)."""
 from __future__ import annotations
 
 from sheetmaster.calendar import in_seasons, on_setup
+from sheetmaster.mapgraph import LAND as BORDERS
+from sheetmaster.mapspec import MapSpec, Units
 from sheetmaster.ruleset import Phase, Ruleset
 from sheetmaster.turn_order import SIMULTANEOUS
 
@@ -110,7 +112,14 @@ def _sim(key: str, title: str, run, rule: str, **kw) -> Phase:
     return Phase(key, title, run, rule, order=SIMULTANEOUS, **kw)
 
 
+#: the map picture: provinces in their owner's colour, capitals starred, occupied ones
+#: hatched (Rebels grey), units counted per nation; ships at sea are not drawn.
+MAP = MapSpec("Provinces", owner="owner", players_capital="capital", occupied_by="occupied by",
+              label="name", links={BORDERS: "borders"}, seas="seas",
+              units=(Units("Units", location="at", owner="nation", off_map=("Sea zones",)),))
+
 RULESET = Ruleset(
+    map=MAP,
     name="goldenage",
     title="Golden Age 1861 (seasons; simultaneous land and naval war)",
     version="1",

@@ -1,0 +1,55 @@
+"""--discord: a resolved turn's reports and map posted to Discord, for resolve and nightly.
+
+The webhooks are read from the secrets before the turn is resolved (a missing or malformed
+secret stops the run before anything happens); the posts go out after the game is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+from sheetmaster import values
+from sheetmaster.delivery.webhooks import PLAYERS_ENV, PUBLIC_ENV, Webhooks, from_env
+from sheetmaster.exits import UsageError
+from sheetmaster.runs import RunOutcome
+
+log = logging.getLogger("sheetmaster")
+
+
+def discord_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--discord", action="store_true",
+                   help=f"post the turn to Discord: the public report and the map to the "
+                        f"webhook in ${PUBLIC_ENV}, each player's own report to theirs in "
+                        f"${PLAYERS_ENV} (see the README); never from the sheet")
+
+
+def discord_webhooks(wanted: bool) -> Webhooks | None:
+    """The webhooks when posting is asked for; none configured is a usage error."""
+    if not wanted:
+        return None
+    webhooks = from_env()
+    if not webhooks:
+        raise UsageError(f"--discord: set the secret {PUBLIC_ENV} (the public channel's "
+                         f"webhook) or {PLAYERS_ENV} (each player's)")
+    return webhooks
+
+
+def post(outcome: RunOutcome, webhooks: Webhooks, map_png: bytes | None, *,
+         quiet: bool = False) -> str:
+    """Post the written turn; returns a line saying where it went (``quiet``: logged
+    instead, and nothing else on stdout either, for --json)."""
+    from sheetmaster.delivery.post import post_turn
+
+    assert outcome.result is not None and outcome.ruleset is not None
+    game = values.text(outcome.result.after.meta.get("game"))
+    posted = post_turn(outcome.ruleset, outcome.result, webhooks, game=game, map_png=map_png,
+                       mask=not quiet)
+    line = (f"posted to Discord: {', '.join(posted.channels) or 'no channel'} "
+            f"({posted.messages} messages)")
+    if posted.unreached:
+        line += f"; no webhook of their own: {', '.join(posted.unreached)}"
+    if quiet:
+        log.info("%s", line)
+        return ""
+    return line

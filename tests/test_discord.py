@@ -1,0 +1,327 @@
+"""Posting to Discord, against a fake webhook server on 127.0.0.1 that checks every multipart
+payload: messages within the limits, retries on 429 and 5xx, no pings, each private report
+to its own player only, and no webhook address in any output."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from sheetmaster.builder import build_state
+from sheetmaster.cli import main
+from sheetmaster.delivery.discord import Attachment, DeliveryError, DiscordClient
+from sheetmaster.delivery.messages import ZWSP, inert, split_message
+from sheetmaster.delivery.post import post_turn
+from sheetmaster.delivery.webhooks import (
+    PLAYERS_ENV,
+    PUBLIC_ENV,
+    ScrubbingFilter,
+    Webhook,
+    from_env,
+    scrub,
+)
+from sheetmaster.engine import resolve
+from sheetmaster.exits import UsageError
+from sheetmaster.rules import get
+from sheetmaster.testing.fakediscord import FakeDiscord
+
+TEMPLATES = Path(__file__).parent.parent / "templates"
+
+
+@pytest.fixture
+def discord():
+    with FakeDiscord() as fake:
+        yield fake
+
+
+def client(**kw) -> DiscordClient:
+    return DiscordClient(deadline=kw.pop("deadline", 10), first_wait=0.01, **kw)
+
+
+# --- messages ------------------------------------------------------------------------------
+
+TABLE = ["| row | order | result | reason |", "|---|---|---|---|"] + \
+    [f"| {i} | claim neutral territory | rejected | T{i} is not next to your land |"
+     for i in range(2, 140)]
+
+
+def test_a_long_report_is_split_within_the_limit_between_table_rows():
+    report = "\n".join(["# Turn 3 results", "", "Rules: claims.", "", "## Avalon", "", *TABLE,
+                        "", "## Bretagne", "", "No orders this turn.", ""])
+    parts = split_message(report)
+    assert len(parts) > 2 and all(len(p) <= 2000 for p in parts)
+    rows = [line for p in parts for line in p.splitlines() if line.startswith("| ") and
+            not line.startswith("| row")]
+    assert rows == TABLE[2:]  # every row once, none cut
+    for part in parts:
+        lines = part.splitlines()
+        if any(line.startswith("| 1") for line in lines):  # a part with rows has the header
+            assert TABLE[0] in lines and TABLE[1] in lines
+    assert all(not p.splitlines()[-1].startswith("#") for p in parts)
+    assert parts[-1].endswith("## Bretagne\n\nNo orders this turn.")
+
+
+def test_a_heading_is_never_left_at_the_end_of_a_message():
+    report = "\n".join(["# Turn 3", "", "x" * 1900, "", "## Avalon", "", "y" * 500])
+    parts = split_message(report)
+    assert [p.splitlines()[0] for p in parts] == ["# Turn 3", "## Avalon"]
+
+
+def test_an_endless_line_is_cut_at_spaces():
+    words = " ".join(["word"] * 1500)
+    parts = split_message(words)
+    assert all(len(p) <= 2000 for p in parts) and len(parts) == 4
+    assert " ".join(parts).split() == words.split()
+
+
+def test_mentions_are_made_inert():
+    text = inert("hi @everyone and @Here, <@123> <@!45> <@&678> <#9>, mail a@b.c")
+    for ping in ("@everyone", "@Here", "<@1", "<@!", "<@&", "<#9"):
+        assert ping not in text
+    assert f"@{ZWSP}everyone" in text and f"<{ZWSP}@&678>" in text and "a@b.c" in text
+
+
+def test_a_players_newline_cannot_forge_a_line_of_the_report():
+    from sheetmaster.report import md
+
+    assert md("deal\n# Turn 3 results\n| 1 | forged |") == \
+        "deal # Turn 3 results \\| 1 \\| forged \\|"
+
+
+# --- webhooks from secrets, and their addresses kept out of sight ----------------------------
+
+URL = "https://discord.com/api/webhooks/123456789/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-x"
+
+
+def test_webhooks_come_from_the_two_secrets():
+    found = from_env({PUBLIC_ENV: URL, PLAYERS_ENV: "# players\nAvalon = " + URL + "1\n"
+                      "GM=" + URL + "2\n"})
+    assert found.public.url == URL and str(found.public) == "the public channel"
+    assert found.of("avalon").url == URL + "1" and str(found.of("gm")) == "the GM's channel"
+    as_json = from_env({PLAYERS_ENV: json.dumps({"Bretagne": URL})})
+    assert as_json.of("Bretagne").label == "Bretagne's channel"
+    assert URL not in repr(found)
+    assert not from_env({})
+
+
+@pytest.mark.parametrize(("value", "said"), [
+    ("Avalon " + URL, "line 1: write 'Player name = address'"),
+    ("Avalon = http://discord.com/api/webhooks/1/abc", "starts with https://"),
+    ("Avalon = https://discord.com/channels/1/2", "not a webhook address"),
+    ('{"Avalon": 3}', "map each player's name to an address"),
+])
+def test_a_malformed_secret_is_a_usage_error_that_never_shows_an_address(value, said):
+    with pytest.raises(UsageError) as caught:
+        from_env({PLAYERS_ENV: value})
+    assert said in str(caught.value)
+    assert "webhooks/1" not in str(caught.value) and URL not in str(caught.value)
+
+
+def test_scrub_blanks_addresses_and_tokens():
+    token = URL.rsplit("/", 1)[1]
+    text = f"POST {URL}?wait=true failed; path /api/webhooks/123456789/{token}; " \
+           f"other https://ptb.discord.com/api/v10/webhooks/9/zzz"
+    clean = scrub(text, [URL])
+    assert token not in clean and "zzz" not in clean and "[webhook]" in clean
+
+
+def test_log_records_are_scrubbed():
+    record = logging.LogRecord("urllib3", logging.DEBUG, "", 0, '"POST %s HTTP/1.1" 204',
+                               ("/api/webhooks/1/" + "t" * 30,), None)
+    ScrubbingFilter([]).filter(record)
+    assert "t" * 30 not in record.getMessage()
+
+
+# --- posting ---------------------------------------------------------------------------------
+
+def test_a_message_is_multipart_with_its_files_and_no_pings(discord):
+    hook = Webhook(discord.webhook("public"), "the public channel")
+    client().post(hook, "**Turn 2** @everyone", [Attachment("map.png", b"\x89PNG...",
+                                                            "image/png")])
+    (message,) = discord.messages
+    assert message.content == "**Turn 2** @everyone"  # sent as given; Discord pings no one:
+    assert message.payload["allowed_mentions"] == {"parse": []}
+    assert message.files == {"map.png": b"\x89PNG..."} and message.kinds["map.png"] == \
+        "image/png"
+
+
+def test_429_is_retried_after_discords_retry_after(discord):
+    hook = Webhook(discord.webhook("public"), "the public channel")
+    discord.fail_next(429, retry_after=0.3)
+    poster = client()
+    start = time.monotonic()
+    poster.post(hook, "hello")
+    assert time.monotonic() - start >= 0.3
+    assert poster.retries == 1 and len(discord.messages) == 1 and discord.requests == 2
+
+
+def test_5xx_is_retried_with_back_off(discord):
+    hook = Webhook(discord.webhook("public"), "the public channel")
+    discord.fail_next(502, times=2)
+    discord.fail_next(503)
+    poster = client()
+    poster.post(hook, "hello")
+    assert poster.retries == 3 and [m.content for m in discord.messages] == ["hello"]
+
+
+def test_an_empty_rate_limit_bucket_makes_the_next_post_wait(discord):
+    hook = Webhook(discord.webhook("public"), "the public channel")
+    discord.bucket, discord.reset_after = 1, 0.4
+    poster = client()
+    poster.post(hook, "one")
+    start = time.monotonic()
+    poster.post(hook, "two")
+    assert time.monotonic() - start >= 0.35 and poster.retries == 0
+
+
+def test_discord_that_keeps_failing_gives_up_naming_the_channel_only(discord):
+    hook = Webhook(discord.webhook("public"), "the public channel")
+    discord.fail_next(500, times=1000)
+    with pytest.raises(DeliveryError) as caught:
+        client(deadline=0.3).post(hook, "hello")
+    assert "Discord kept failing" in str(caught.value) and "the public channel" in \
+        str(caught.value)
+    assert "tok" not in str(caught.value) and "webhooks" not in str(caught.value)
+
+
+def test_an_unknown_webhook_is_not_retried(discord):
+    hook = Webhook(discord.url + "/api/webhooks/99/" + "n" * 30, "Avalon's channel")
+    with pytest.raises(DeliveryError, match="refused the message to Avalon's channel: 404 "
+                                            "Unknown Webhook"):
+        client().post(hook, "hello")
+    assert discord.requests == 1
+
+
+def clans_turn():
+    ruleset = get("clans")
+    tables, orders, settings = ruleset.example()
+    return ruleset, resolve(ruleset, build_state(ruleset, tables, orders, turn=5,
+                                                 settings=settings),
+                            secret="a test's dice secret")
+
+
+def test_each_player_gets_only_their_own_report(discord):
+    ruleset, result = clans_turn()
+    hooks = from_env({PUBLIC_ENV: discord.webhook("public"),
+                      PLAYERS_ENV: f"Kuroda = {discord.webhook('kuroda')}\n"
+                                   f"amana = {discord.webhook('amana')}\n"
+                                   f"GM = {discord.webhook('gm')}\n"
+                                   f"Nobody = {discord.webhook('nobody')}"})
+    posted = post_turn(ruleset, result, hooks, game="Isles", map_png=b"\x89PNG map",
+                       client=client())
+    assert sorted(posted.unreached) == ["Mori", "Takeda"] and posted.unknown == ["Nobody"]
+    public, kuroda, amana, gm = (discord.to(n) for n in ("public", "kuroda", "amana", "gm"))
+    assert public[0].files == {"turn-5-map.png": b"\x89PNG map"}
+    assert public[0].content == "**Isles: turn 5**"
+    text = {n: "\n".join(m.content for m in msgs)
+            for n, msgs in (("public", public), ("kuroda", kuroda), ("amana", amana),
+                            ("gm", gm))}
+    assert "# Turn 5 results for Kuroda" in text["kuroda"]
+    assert "# Turn 5 results for Amana" in text["amana"]
+    assert "GM's full report" in text["gm"] and not discord.to("nobody")
+    # Kuroda's ninja order is secret: its reason is Kuroda's and the GM's alone
+    secret = next(r for r in result.results if r.secret and r.player == "Kuroda")
+    assert secret.reason and secret.reason in text["kuroda"] and secret.reason in text["gm"]
+    assert secret.reason not in text["public"] and secret.reason not in text["amana"]
+    assert all(len(m.content) <= 2000 for m in discord.messages)
+
+
+def test_a_report_too_long_for_a_few_messages_goes_as_a_file(discord, monkeypatch):
+    monkeypatch.setattr("sheetmaster.delivery.post.MAX_MESSAGES", 1)
+    ruleset, result = clans_turn()
+    hooks = from_env({PUBLIC_ENV: discord.webhook("public")})
+    post_turn(ruleset, result, hooks, client=client())
+    messages = discord.to("public")
+    assert len(messages) == 3 and "the whole report is attached" in messages[2].content
+    (attached,) = messages[2].files.values()
+    assert attached.decode().startswith("# Turn 5 results")
+
+
+# --- the command line ------------------------------------------------------------------------
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    path = tmp_path / "avalon.xlsx"
+    shutil.copy(TEMPLATES / "claims-example.xlsx", path)
+    shutil.copy(TEMPLATES / "claims-example.xlsx.dice-secret",
+                tmp_path / "avalon.xlsx.dice-secret")
+    return path
+
+
+def test_resolve_posts_the_turn_and_never_shows_an_address(game, discord, monkeypatch,
+                                                           capsys):
+    public, avalon = discord.webhook("public"), discord.webhook("avalon")
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)  # (the mask lines: tested below)
+    monkeypatch.setenv(PUBLIC_ENV, public)
+    monkeypatch.setenv(PLAYERS_ENV, f"Avalon = {avalon}")
+    monkeypatch.setitem(DiscordClient.__init__.__kwdefaults__, "first_wait", 0.01)
+    discord.fail_next(429, retry_after=0.05)
+    assert main(["resolve", str(game), "--discord", "-vv"]) == 0
+    out, err = capsys.readouterr()
+    assert "posted to Discord: the public channel, Avalon's channel" in out
+    assert "no webhook of their own: Bretagne, Cambria, Dumnonia" in out
+    assert discord.to("public")[0].files["turn-2-map.png"].startswith(b"\x89PNG")
+    for secret in (public, avalon, public.rsplit("/", 1)[1], avalon.rsplit("/", 1)[1]):
+        assert secret not in out and secret not in err
+
+
+def test_in_github_actions_each_address_is_masked_before_anything_is_posted(
+        discord, monkeypatch, capsys):
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    ruleset, result = clans_turn()
+    one, two = discord.webhook("public"), discord.webhook("amana")
+    hooks = from_env({PUBLIC_ENV: one, PLAYERS_ENV: f"Amana = {two}"})
+    post_turn(ruleset, result, hooks, client=client())
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [f"::add-mask::{one}", f"::add-mask::{two}"]
+
+
+def test_discord_without_its_secrets_stops_before_the_turn(game, monkeypatch, capsys):
+    monkeypatch.delenv(PUBLIC_ENV, raising=False)
+    monkeypatch.delenv(PLAYERS_ENV, raising=False)
+    before = game.read_bytes()
+    assert main(["resolve", str(game), "--discord"]) == 2
+    assert PUBLIC_ENV in capsys.readouterr().err and game.read_bytes() == before
+
+
+def test_a_discord_failure_after_the_write_keeps_the_turn_and_exits_5(game, discord,
+                                                                     monkeypatch, capsys):
+    gone = discord.url + "/api/webhooks/77/" + "g" * 40  # a webhook deleted on Discord
+    monkeypatch.setenv(PUBLIC_ENV, gone)
+    monkeypatch.delenv(PLAYERS_ENV, raising=False)
+    before = game.read_bytes()
+    assert main(["resolve", str(game), "--discord"]) == 5
+    err = capsys.readouterr().err
+    assert "the turn was written, but posting to Discord failed for the public channel" in err
+    assert "g" * 40 not in err
+    assert game.read_bytes() != before and (game.parent / "avalon-turn-2-report.md").exists()
+
+
+def test_nightly_posts_each_game_that_games_toml_says_posts(tmp_path, discord, monkeypatch,
+                                                           capsys):
+    from sheetmaster.stores.xlsx_layout import write_new_workbook
+    from tests.test_many_games import example_state
+
+    monkeypatch.chdir(tmp_path)
+    write_new_workbook(get("claims"), tmp_path / "avalon.xlsx", example_state("claims", -1))
+    shutil.copy(TEMPLATES / "claims-example-map.png", tmp_path / "avalon-key.png")
+    (tmp_path / "avalon.xlsx.dice-secret").write_text("the game's dice secret")
+    (tmp_path / "games.toml").write_text(
+        '[[game]]\nname = "avalon"\nfile = "avalon.xlsx"\nruleset = "claims"\n'
+        'map_image = "avalon-key.png"\ndiscord = true\n'
+        'secrets = ["SHEETMASTER_DISCORD_WEBHOOK"]\n', encoding="utf-8")
+    monkeypatch.setenv(PUBLIC_ENV, discord.webhook("public"))
+    monkeypatch.setenv(PLAYERS_ENV, f"GM = {discord.webhook('gm')}")
+    assert main(["nightly", "--all", "games.toml", "--report-dir", "private", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "posted to Discord: the public channel, the GM's channel" in out
+    assert (tmp_path / "avalon-turn-2-map.png").exists()
+    assert (tmp_path / "private" / "avalon" / "gm.md").exists()
+    (picture,) = discord.to("public")[0].files.values()
+    assert picture == (tmp_path / "avalon-turn-2-map.png").read_bytes()
+    assert "GM's full report" in discord.to("gm")[0].content

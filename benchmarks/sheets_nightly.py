@@ -13,9 +13,10 @@ Google Sheets API over real HTTP on 127.0.0.1, driven by the real gspread client
 its own fresh copy of the same synthetic claims game (``claims_scale.generate_game``), with
 the same latency added to every request:
 
-(a) **sheetmaster**: ``run_turn(SheetsStore(sid, client), Mode.SCHEDULED)`` with the turn's
-    deadline an hour in the past: lock + metadata, one ``values.batchGet`` of every tab, one
-    atomic ``batchUpdate`` of the changed cells that also releases the lock.
+(a) **sheetmaster**: ``run_turn(SheetsStore(sid, client, secret=...), Mode.SCHEDULED)`` with
+    the turn's deadline an hour in the past: lock + metadata, one ``values.batchGet`` of every
+    tab, one atomic ``batchUpdate`` of the changed cells that also releases the lock (a write
+    over 2 MB goes in several, see ``sheets_payload.py``).
 (b) **per tab** (what gspread-dataframe-style code does): ``client.open_by_key``, then
     ``worksheets()``, one ``get_all_values`` per tab, the same deadline check and
     ``sheetmaster.engine.resolve`` on the DataFrames, then for every tab that changed a
@@ -200,7 +201,7 @@ def sheetmaster_way(server: FakeSheetsServer, sid: str) -> Measured:
     """(a) sheetmaster's nightly run: lock, one batchGet, one batchUpdate."""
     client = server.client()
     clock = _Clock(client)
-    store = SheetsStore(sid, client)
+    store = SheetsStore(sid, client, secret=DICE_SECRET)
     server.reset_counts()
     start = time.perf_counter()
     outcome = run_turn(store, Mode.SCHEDULED, secret=DICE_SECRET)

@@ -30,3 +30,21 @@ def test_quick_nightly_benchmark_compares_both_ways(tmp_path: Path) -> None:
     # both ways resolved the same turn and left the same values in every tab.
     assert report["same_result"] is True
     assert report["game"]["orders"] > 0 and report["game"]["players"] >= 2
+
+
+def test_payload_benchmark_splits_a_write_over_its_limit(tmp_path: Path) -> None:
+    """100 territories with a 20 kB limit: the write goes in several requests, none over it."""
+    out = tmp_path / "payload.json"
+    script = SCRIPT.with_name("sheets_payload.py")
+    done = subprocess.run([sys.executable, str(script), "--sizes", "100,200", "--limit",
+                           "20000", "--out", str(out)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "written MB" in done.stdout and "largest MB" in done.stdout
+    rows = json.loads(out.read_text(encoding="utf-8"))
+    assert [r["territories"] for r in rows] == [100, 200]
+    for row in rows:
+        assert row["write_requests"] > 1
+        assert row["requests"] == row["write_requests"] + 2  # lock, one batchGet, the writes
+        assert row["largest_request"] <= 20_000 and row["over_recommended"] == 0
+    assert rows[1]["write_bytes"] > rows[0]["write_bytes"]

@@ -138,10 +138,20 @@ def play(store: Any, mode: Mode, args: argparse.Namespace, *, ruleset: str | Non
     saying what is missing. ``before_save``: see run_turn."""
     dry_run = getattr(args, "dry_run", False)
     steps = 2 if dry_run else 3
-    with Steps(steps, show=verbosity(args) >= 0) as bar:
-        return run_turn(store, mode, dry_run=dry_run, force=getattr(args, "force", False),
-                        seed=getattr(args, "seed", None), secret=secret, progress=bar.step,
-                        ruleset=ruleset, before_save=before_save)
+    try:
+        with Steps(steps, show=verbosity(args) >= 0) as bar:
+            return run_turn(store, mode, dry_run=dry_run, force=getattr(args, "force", False),
+                            seed=getattr(args, "seed", None), secret=secret,
+                            progress=bar.step, ruleset=ruleset, before_save=before_save)
+    finally:
+        tell_store_notes(store)
+
+
+def tell_store_notes(store: Any) -> None:
+    """Say what the store did besides the turn (a Google Sheet's half-written turn that an
+    earlier run left and this one put right)."""
+    for note in getattr(store, "notes", []):
+        log.warning("%s", note)
 
 
 def report_dir_option(p: argparse.ArgumentParser) -> None:

@@ -20,6 +20,7 @@ from sheetmaster.commands.options import (
     play,
     report_dir_option,
     sheet_options,
+    tell_store_notes,
     write_report,
     write_reports,
 )
@@ -142,7 +143,10 @@ def cmd_nightly(args: argparse.Namespace) -> int:
 def cmd_undo(args: argparse.Namespace) -> int:
     # a Google Sheet's undo snapshot is checked with a key from the dice secret
     store = game_store(args, Mode.CHECK, dice_secret(args, needed=bool(args.sheet)))
-    turn = undo_turn(store)
+    try:
+        turn = undo_turn(store)
+    finally:
+        tell_store_notes(store)
     print(f"undid turn {turn}: the game is back on turn {turn}, as it was before it was "
           f"resolved.")
     return Exit.OK

@@ -15,6 +15,9 @@
    snapshot, and removes this run's lock: atomic, all or nothing. Locks left by crashed runs
    are removed afterwards, one by one, and one another run removed first is no failure.
 
+A write over ``max_payload`` (Google recommends 2 MB a request at most) goes in several
+requests, in an order that a crash cannot leave mixed: see :mod:`.gsheets_split`.
+
 Every request is idempotent or identified by this run's id, so tenacity retries them on 408,
 429, 5xx and connection errors with jittered exponential back-off under an overall deadline.
 """
@@ -39,6 +42,7 @@ from sheetmaster.report import cell_changes
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import service_account_email
+from sheetmaster.stores.gsheets_batches import MAX_PAYLOAD
 from sheetmaster.stores.gsheets_cells import (
     cell_requests,
     cell_value,
@@ -49,14 +53,18 @@ from sheetmaster.stores.gsheets_cells import (
     quote,
 )
 from sheetmaster.stores.gsheets_retry import RETRY_STATUS, RetryPolicy
+from sheetmaster.stores.gsheets_split import RESOLVE, UNDO, Mark, SplitWrites
 from sheetmaster.stores.gsheets_undo import (
     ADDED_ROWS,
     UNDO_HEADER,
     UNDO_TAB,
+    Snapshot,
     read_snapshot,
+    snapshot_digest,
     snapshot_rows,
 )
 from sheetmaster.stores.xlsx import read_sheet_rows
+from sheetmaster.tabs import GAME_TAB
 
 __all__ = ["ADDED_ROWS", "LOCK_KEY", "RETRY_STATUS", "RetryPolicy", "SheetsStore", "UNDO_HEADER",
            "UNDO_TAB", "cell_value"]
@@ -78,18 +86,20 @@ class Tab:
     protections: list[dict[str, Any]] = field(default_factory=list)
 
 
-class SheetsStore:
+class SheetsStore(SplitWrites):
     """A game kept in a Google Sheet, read and written through gspread's HTTP client.
 
     ``secret`` is the game's dice secret: it signs this run's lock and the undo snapshot
     (without it, locks cannot be told from forged ones and a snapshot cannot be undone).
     ``account`` is the Google account this run acts as (default: the credentials' service
     account), made an editor of the undo tab's protection if the store adds that tab.
+    ``max_payload``: the largest request body to send, in bytes; a bigger write is split.
     """
 
     def __init__(self, spreadsheet_id: str, client: Any, *, retry: RetryPolicy | None = None,
                  run_id: str | None = None, lock_ttl: float = LOCK_TTL_SECONDS,
-                 secret: str | None = None, account: str | None = None) -> None:
+                 secret: str | None = None, account: str | None = None,
+                 max_payload: int = MAX_PAYLOAD) -> None:
         self.spreadsheet_id = spreadsheet_id
         self.http = client.http_client
         self.retry = retry or RetryPolicy()
@@ -97,6 +107,11 @@ class SheetsStore:
         self.lock_ttl = lock_ttl
         self.secret = secret
         self.account = account or service_account_email(getattr(self.http, "auth", None))
+        self.max_payload = max_payload
+        self.unfinished: list[Mark] = []
+        self.notes: list[str] = []
+        #: how many batchUpdate requests the last write took.
+        self.write_requests = 0
         self.tabs: dict[str, Tab] = {}
         self.time_zone = "UTC"
         self.lock_ids: list[int] = []
@@ -125,6 +140,7 @@ class SheetsStore:
             self.spreadsheet_id, body))
         book = reply.get("updatedSpreadsheet") or {}
         self._learn(book)
+        self._note_marks(book.get("developerMetadata") or [])
         mine, others = [], []
         for meta in book.get("developerMetadata") or []:
             if meta.get("metadataKey") != LOCK_KEY:
@@ -138,6 +154,7 @@ class SheetsStore:
         if live:
             self.unlock()
             since = datetime.fromtimestamp(min(o[2] for o in live), timezone.utc)
+            self.unfinished = []
             raise StoreError(f"another sheetmaster run has been resolving this game since "
                              f"{since:%Y-%m-%d %H:%M} UTC; this run stops without changes")
 
@@ -221,7 +238,8 @@ class SheetsStore:
 
     def load(self) -> GameState:
         """Every tab as typed, in one values.batchGet (formula text, not its result); the
-        values of formula cells in one more read, only if a tab holds any."""
+        values of formula cells in one more read, only if a tab holds any. A turn an earlier
+        run left half-written is put right first (see :mod:`.gsheets_split`)."""
         if not self.tabs:
             raise StoreError("the lock must be taken (which reads the tab list) before loading")
         titles = list(self.tabs)
@@ -243,7 +261,11 @@ class SheetsStore:
                                         in self.formulas[title].items() if c < len(header)}
             self.tabs[title].header = [values.fold(values.text(h)) for h in (rows[0] if rows
                                                                             else [])]
-        return GameState(tables, {"sheet_timezone": self.time_zone})
+        state = GameState(tables, {"sheet_timezone": self.time_zone})
+        if self.unfinished and self.lock_ids:
+            self._recover(state)
+            return self.load()
+        return state
 
     def _read(self, titles: list[str], render: str) -> dict[str, list[list[Any]]]:
         params = {"valueRenderOption": render, "dateTimeRenderOption": "SERIAL_NUMBER",
@@ -254,42 +276,52 @@ class SheetsStore:
         return {title: [list(r) for r in (value_range.get("values") or [])]
                 for title, value_range in zip(titles, ranges)}
 
-    def apply(self, requests_: list[dict[str, Any]], what: str) -> None:
-        """Send ``requests_`` and release the lock, in one atomic batchUpdate.
+    def apply(self, requests_: list[dict[str, Any]], what: str, *,
+              release: bool = True) -> None:
+        """Send ``requests_`` and (if ``release``) release the lock, in one atomic
+        batchUpdate.
 
         An attempt whose answer was lost (timeout, dropped connection, 5xx) may have been
         applied all the same; its retry is then refused (the undo tab it adds exists by now).
         Since only this batch removes this run's lock, a lock that is gone means it was
         applied: that is checked (one more request) before a refused retry is reported.
         """
-        body = {"requests": requests_ + self._unlock_requests()}
+        body = {"requests": requests_ + (self._unlock_requests() if release else [])}
         attempts = self.retry.attempts
         try:
             self.retry.call(what, lambda: self.http.batch_update(self.spreadsheet_id, body))
         except StoreError:
-            if not (self.lock_ids and self.retry.attempts - attempts > 1
+            if not (release and self.lock_ids and self.retry.attempts - attempts > 1
                     and self._lock_released()):
                 raise
+        if not release:
+            return
         self.lock_ids = []
         self._drop_stale_locks()
 
     def _lock_released(self) -> bool:
         """Whether none of this run's locks is left on the spreadsheet (False if unknown)."""
-        try:
-            reply = self.retry.call("checking whether the write went through", lambda:
-                                    self.http.fetch_sheet_metadata(
-                                        self.spreadsheet_id,
-                                        params={"fields": "developerMetadata"}))
-        except StoreError:
+        metadata = self._developer_metadata("checking whether the write went through")
+        if metadata is None:
             return False
-        present = {int(m.get("metadataId", 0)) for m in reply.get("developerMetadata") or []
+        present = {int(m.get("metadataId", 0)) for m in metadata
                    if m.get("metadataKey") == LOCK_KEY}
         return not present & set(self.lock_ids)
+
+    def _developer_metadata(self, what: str) -> list[dict[str, Any]] | None:
+        """The spreadsheet's developer metadata as this run sees it (None if unknown)."""
+        try:
+            reply = self.retry.call(what, lambda: self.http.fetch_sheet_metadata(
+                self.spreadsheet_id, params={"fields": "developerMetadata"}))
+        except StoreError:
+            return None
+        return reply.get("developerMetadata") or []
 
     # -- request 3: write ------------------------------------------------------------------
     def save(self, ruleset: Ruleset, result: TurnResult) -> int:
         """Write every changed cell, the undo snapshot, and release the lock: one atomic
-        batchUpdate. Returns the number of cells written."""
+        batchUpdate, or several in a safe order when that would pass ``max_payload``.
+        Returns the number of cells written."""
         names = result.before.meta.get("tab_names", {})
         columns: dict[tuple[str, str], tuple[Tab, int]] = {}
         cells: dict[tuple[int, int], dict[int, Any]] = defaultdict(dict)
@@ -318,8 +350,11 @@ class SheetsStore:
         for title, rows in added.items():
             undo.append([result.turn, title, min(rows), ADDED_ROWS, "", max(rows)])
         self._formulas_to_text(ruleset, names, cells)
-        self.apply(self._grow_requests(last_row) + cell_requests(cells) +
-                   self._undo_requests(result.turn, undo), "writing the turn")
+        others, game = self._game_last(cells, names.get(GAME_TAB, GAME_TAB))
+        self.write_requests = self._write(
+            self._undo_requests(result.turn, undo) + self._grow_requests(last_row) +
+            cell_requests(others), "writing the turn", final=cell_requests(game),
+            mark=Mark(self.run_id, RESOLVE, result.turn))
         return len(changes)
 
     def _formulas_to_text(self, ruleset: Ruleset, names: dict[str, str],
@@ -335,7 +370,8 @@ class SheetsStore:
 
     def _undo_requests(self, turn: int, rows: list[list[Any]]) -> list[dict[str, Any]]:
         """Replace the undo tab's content with ``rows`` and their digest (adding the hidden,
-        protected tab if the game has none yet)."""
+        protected tab if the game has none yet); the digest line is the last cell written,
+        so a snapshot whose digest matches is a whole one."""
         body = snapshot_rows(self.spreadsheet_id, turn, rows, self.secret)
         tab = self.tabs.get(UNDO_TAB)
         out: list[dict[str, Any]] = []
@@ -346,8 +382,7 @@ class SheetsStore:
                 "sheetId": sheet_id, "title": UNDO_TAB, "hidden": True,
                 "gridProperties": {"rowCount": len(body), "columnCount": len(UNDO_HEADER)}}}})
         else:
-            out.append({"updateCells": {"range": {"sheetId": tab.sheet_id},
-                                        "fields": "userEnteredValue"}})
+            out.append(self._clear_undo_tab())
             out.append({"updateSheetProperties": {
                 "properties": {"sheetId": tab.sheet_id, "gridProperties": {
                     "rowCount": max(len(body), 1), "columnCount": len(UNDO_HEADER)}},
@@ -368,8 +403,17 @@ class SheetsStore:
 
         Returns the turn that is being played again.
         """
-        snapshot = read_snapshot(self.spreadsheet_id, self.raw.get(UNDO_TAB, []), self.secret,
-                                 current_turn)
+        rows = self.raw.get(UNDO_TAB, [])
+        snapshot = read_snapshot(self.spreadsheet_id, rows, self.secret, current_turn)
+        others, game = self._game_last(self._restore_cells(snapshot))
+        self.write_requests = self._write(
+            cell_requests(others), "undoing the last turn",
+            final=cell_requests(game) + [self._clear_undo_tab()],
+            mark=Mark(self.run_id, UNDO, snapshot.turn, snapshot_digest(rows)[:16]))
+        return snapshot.turn
+
+    def _restore_cells(self, snapshot: Snapshot) -> dict[tuple[int, int], dict[int, Any]]:
+        """The cells a snapshot puts back: (sheet id, column) -> row -> value."""
         cells: dict[tuple[int, int], dict[int, Any]] = defaultdict(dict)
         for entry in snapshot.entries:
             tab = self._tab(entry.tab)
@@ -381,11 +425,7 @@ class SheetsStore:
                 _, c = self._column(entry.tab, entry.column)
                 for r in range(entry.row, entry.to_row + 1):
                     cells[(tab.sheet_id, c)][r] = entry.value
-        undo_tab = self.tabs[UNDO_TAB]
-        clear = {"updateCells": {"range": {"sheetId": undo_tab.sheet_id},
-                                 "fields": "userEnteredValue"}}
-        self.apply(cell_requests(cells) + [clear], "undoing the last turn")
-        return snapshot.turn
+        return cells
 
     def _column(self, tab_name: str, column: str) -> tuple[Tab, int]:
         tab = self._tab(tab_name)

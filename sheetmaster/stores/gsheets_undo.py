@@ -114,6 +114,12 @@ def read_snapshot(spreadsheet_id: str, rows: list[list[Any]], secret: str | None
     return snapshot
 
 
+def snapshot_digest(rows: list[list[Any]]) -> str:
+    """The digest the snapshot in the undo tab's ``rows`` ends with ('' if none)."""
+    lines = _lines(rows)
+    return values.text(lines[-1][4]) if lines and values.text(lines[-1][1]) == DIGEST else ""
+
+
 def _lines(rows: list[list[Any]]) -> list[list[Any]]:
     return [_padded(r) for r in rows[1:] if any(not values.is_blank(v) for v in r)]
 

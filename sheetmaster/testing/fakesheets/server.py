@@ -41,6 +41,10 @@ from .values import _INPUT_OPTIONS, _json_value
 _FAULT_KINDS = (429, 500, 503, "timeout", "drop")
 
 
+#: Google's front end refuses a request body over this many bytes.
+GOOGLE_MAX_PAYLOAD = 10_485_760
+
+
 class _Outcome(NamedTuple):
     status: int
     body: Any  # JSON-able, or None for an empty body
@@ -77,6 +81,9 @@ class FakeSheetsServer(_RestApi):
     * ``token_error`` -- None (default): the token endpoint (:attr:`token_uri`) grants tokens.
       ``"invalid_grant"``: it refuses every key, as Google does a revoked one; an int: it
       answers that HTTP status.
+    * ``max_payload`` -- the largest request body answered, in bytes (Google's front end
+      refuses more than 10,485,760 with 400 "Request payload size exceeds the limit"); None
+      for no limit.
 
     ``port``: the port on 127.0.0.1 to listen on (0, the default: any free one).
     """
@@ -95,6 +102,7 @@ class FakeSheetsServer(_RestApi):
         self.fault_kinds: tuple[Any, ...] = _FAULT_KINDS
         self.timeout_delay = 1.0
         self.fault_after_apply = False
+        self.max_payload: int | None = GOOGLE_MAX_PAYLOAD
         self.requests: list[RecordedRequest] = []
         self.faults_injected: list[tuple[RecordedRequest, Any]] = []
         self.internal_errors: list[str] = []
@@ -406,7 +414,7 @@ class FakeSheetsServer(_RestApi):
             return
         split = urlsplit(handler.path)
         query = parse_qs(split.query, keep_blank_values=True)
-        record = RecordedRequest(handler.command, unquote(split.path), query)
+        record = RecordedRequest(handler.command, unquote(split.path), query, len(raw))
         self._local.caller = caller_from(handler.headers)
         with self._lock:
             self.requests.append(record)
@@ -420,7 +428,10 @@ class FakeSheetsServer(_RestApi):
                 self.faults_injected.append((record, fault))
             after = self.fault_after_apply
         outcome: _Outcome | None = None
-        if fault is None or after:
+        if self.max_payload is not None and len(raw) > self.max_payload:
+            outcome = _Outcome(400, _ApiError(400, f"Request payload size exceeds the limit: "
+                                                   f"{self.max_payload} bytes.").body())
+        elif fault is None or after:
             outcome = self._outcome(handler.command, split.path, query, raw)
         if fault is None:
             assert outcome is not None

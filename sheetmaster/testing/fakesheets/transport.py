@@ -15,11 +15,13 @@ if TYPE_CHECKING:
 
 
 class RecordedRequest(NamedTuple):
-    """One request the server received: method, percent-decoded path, parsed query."""
+    """One request the server received: method, percent-decoded path, parsed query, and
+    the size of its body in bytes."""
 
     method: str
     path: str
     query: dict[str, list[str]]
+    size: int = 0
 
 
 class _HTTPServer(ThreadingHTTPServer):

@@ -65,13 +65,14 @@ def all_tables(ruleset: Ruleset) -> tuple[Table, ...]:
 class Loaded:
     """A validated game as a ruleset's ``build_world`` gets it: the typed tables, each
     declared tab's rows as objects (references resolved), each keyed tab's names, the typed
-    settings and the turn's date."""
+    settings, the turn's date and the game's secret (:func:`game_secret`)."""
 
     state: GameState
     rows: dict[str, list[Any]]
     names: dict[str, Names]
     settings: Settings
     date: Date
+    secret: str = ""
 
 
 @dataclass
@@ -165,7 +166,7 @@ def load_entities(ruleset: Ruleset, state: GameState, settings: Settings, date: 
         if table.entity is not None:
             rows[table.tab] = load_rows(table, frame, tables, names, problems)
             check_both_sides(table, rows[table.tab], problems)
-    return Loaded(state, rows, names, settings, date)
+    return Loaded(state, rows, names, settings, date, game_secret(state))
 
 
 def _orders_tab(raw: GameState) -> str:
@@ -220,9 +221,14 @@ def read_orders(ruleset: Ruleset, prepared: Prepared) -> ParsedOrders:
     return parsed
 
 
+def game_secret(state: GameState) -> str:
+    """The game's secret: the turn's dice, each deck's hidden order and anything a ruleset
+    seals derive from it (the Game tab's 'seed', or the game's name if it has none)."""
+    return values.text(state.meta.get("seed")) or values.text(state.meta.get("game"))
+
+
 def dice_seed(state: GameState) -> int:
-    secret = values.text(state.meta.get("seed")) or values.text(state.meta.get("game"))
-    return turn_seed(secret, state.turn)
+    return turn_seed(game_secret(state), state.turn)
 
 
 @contextlib.contextmanager
@@ -252,7 +258,7 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
     turn = state.turn
     if seed is None:
         seed = dice.seed if dice is not None else dice_seed(state)
-    dice = dice or Dice(seed)
+    dice = dice or Dice(seed, game_secret(state))
     date = prepared.date
     if date.over:
         raise StateError([Problem(GAME_TAB, state.meta["setting_rows"].get("stage"), "value",
@@ -393,4 +399,4 @@ def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_r
 
 
 __all__ = ["CHECK_WORDS", "Loaded", "Prepared", "StateError", "all_tables", "check",
-           "game_settings", "prepare", "resolve"]
+           "game_secret", "game_settings", "prepare", "resolve"]

@@ -279,9 +279,13 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
         _run_phases(ruleset, ctx)
     except MissingSetting as exc:
         raise StateError([exc.problem]) from None
+    idle = {kind: phase for phase in ruleset.phases if not phase.runs_on(date)
+            for kind in phase.orders}
     for order in orders:
         if order.row not in results:
-            ctx.resolve(order, Status.REJECTED, reasons.NOT_RESOLVED.say())
+            ctx.resolve(order, Status.REJECTED, reasons.NOT_NOW.say(
+                kind=order.kind, now=_when(date)) if order.kind in idle else
+                reasons.NOT_RESOLVED.say())
     secret = {k.name for k in ruleset.order_kinds if k.secret}
     ordered = sorted(results.values(), key=lambda r: (r.row < 0, abs(r.row)))
     for r in ordered:
@@ -321,6 +325,13 @@ def _run_phases(ruleset: Ruleset, ctx: Context) -> None:
                 ctx.enter(phase, player)
                 phase.run(ctx)
     ctx.enter(None)
+
+
+def _when(date: Date) -> str:
+    """What this turn is, for a reason: 'round 3's turns stage', 'Spring', 'turn 4'."""
+    if date.stage:
+        return f"round {date.round}'s {date.stage} stage (the Game tab's 'stage')"
+    return date.season or f"turn {date.turn}"
 
 
 def _orders_for(ruleset: Ruleset, date: Date, orders: list[Order],

@@ -44,6 +44,7 @@ WRONG_SENDER = Reason(
     "this order was sent from {email}, which is not {player}'s address",
 )
 NOT_RESOLVED = Reason("NOT_RESOLVED", "no phase of the rules used this order")
+NOT_NOW = Reason("NOT_NOW", "'{kind}' orders are not taken now: this is {now}")
 SETUP_ONLY = Reason("SETUP_ONLY", "this is the setup turn (turn 0): only {kinds} orders now")
 NOT_SETUP = Reason("NOT_SETUP", "'{kind}' is only given on the setup turn (turn 0)")
 GM_ONLY = Reason("GM_ONLY", "only the GM may give '{kind}' orders (in the GM's orders tab)")

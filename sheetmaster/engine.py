@@ -251,9 +251,17 @@ def resolve(ruleset: Ruleset, raw: GameState, *, seed: int | None = None,
         return _resolve(ruleset, raw, seed, dice)
 
 
+def private_notes(world: Any) -> dict[str, list[str]]:
+    """What each player alone may know of the game as it stands (``world.notes()``, for
+    rulesets with secrets such as hands of cards), or nothing."""
+    notes = getattr(world, "notes", None)
+    return {p: list(lines) for p, lines in notes().items()} if notes is not None else {}
+
+
 def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
-             dice: Dice | None) -> TurnResult:
+             dice: Dice | None, notes_before: bool = False) -> TurnResult:
     prepared = prepare(ruleset, raw)
+    before = private_notes(prepared.world) if notes_before else None
     state = prepared.state
     turn = state.turn
     if seed is None:
@@ -307,7 +315,8 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
                                           setting_rows(ruleset.all_settings()))
     after_meta = dict(state.meta, turn=turn + 1)
     return TurnResult(ruleset.name, turn, seed, state, GameState(after_tables, after_meta),
-                      ordered, events)
+                      ordered, events,
+                      before if before is not None else private_notes(prepared.world))
 
 
 def _run_phases(ruleset: Ruleset, ctx: Context) -> None:
@@ -374,9 +383,11 @@ def check(ruleset: Ruleset, raw: GameState) -> TurnResult:
     """Resolve in memory and report each order as it stands now, without advancing anything.
 
     The returned ``after`` state differs from ``before`` only in the Orders tab's result and
-    reason cells, which say "ok" or why the order would be rejected.
+    reason cells, which say "ok" or why the order would be rejected. Its notes are each
+    player's as the game stands before the turn (nothing the turn would draw).
     """
-    result = resolve(ruleset, raw, seed=0)
+    with _collector_paused():
+        result = _resolve(ruleset, raw, 0, None, notes_before=True)
     tables = dict(result.before.tables)
     for tab, sign in ((ORDERS_TAB, 1), (GM_ORDERS_TAB, -1)):
         if tab not in tables:
@@ -390,7 +401,8 @@ def check(ruleset: Ruleset, raw: GameState) -> TurnResult:
                 orders.at[r.row * sign, REASON] = r.public_reason
         tables[tab] = orders
     after = GameState(tables, result.before.meta)
-    return TurnResult(ruleset.name, result.turn, 0, result.before, after, result.results, [])
+    return TurnResult(ruleset.name, result.turn, 0, result.before, after, result.results, [],
+                      result.notes)
 
 
 def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_rows: list[int],

@@ -164,18 +164,22 @@ def format_results(result: TurnResult, words: dict[Status, str] | None = None) -
 GM = "GM"
 
 
-def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = None) -> str:
+def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = None, *,
+                  checked: bool = False) -> str:
     """The markdown turn report: one section per player.
 
     ``viewer`` None: the public report a GM can post (public events only, secret orders'
-    reasons withheld); a player's name: that player's own report (their private events and
-    secrets too, their section first); ``GM``: everything.
+    reasons withheld); a player's name: that player's own report (their private events,
+    secrets and notes too, their section first); ``GM``: everything. ``checked``: the report
+    of a check (orders as they stand), not of a resolved turn.
     """
     view = result if viewer == GM else result.public() if viewer is None else \
         result.seen_by(viewer)
     whose = "" if viewer is None else " (GM's full report)" if viewer == GM else \
         f" for {viewer}"
-    out = [f"# Turn {result.turn} results{whose}", "",
+    title = f"# Turn {result.turn}: orders as they stand (a check){whose}" if checked else \
+        f"# Turn {result.turn} results{whose}"
+    out = [title, "", f"Rules: {ruleset.title}." if checked else
            f"Rules: {ruleset.title}. Dice seed: {result.seed}.", ""]
     grouped = diff_by_player(ruleset, view)
     events = _events_by_player(view)
@@ -186,6 +190,9 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
     for name in players:
         out += [f"## {name}", ""]
         out += _orders_section(view, name)
+        if view.notes.get(name):
+            out += ["**Only for you** (and the GM)", "",
+                    *(f"- {_md(line)}" for line in view.notes[name]), ""]
         by_phase: dict[str, list[str]] = defaultdict(list)
         for e in events.get(name, []):
             by_phase[e.phase].append(e.text)
@@ -204,11 +211,12 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
     return "\n".join(out) + "\n"
 
 
-def player_reports(ruleset: Ruleset, result: TurnResult) -> dict[str, str]:
+def player_reports(ruleset: Ruleset, result: TurnResult, *,
+                   checked: bool = False) -> dict[str, str]:
     """Every player's own report, and the GM's full one (key ``GM``)."""
-    reports = {name: player_report(ruleset, result, name)
+    reports = {name: player_report(ruleset, result, name, checked=checked)
                for name in _player_names(ruleset, result.after)}
-    reports[GM] = player_report(ruleset, result, GM)
+    reports[GM] = player_report(ruleset, result, GM, checked=checked)
     return reports
 
 

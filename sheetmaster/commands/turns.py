@@ -41,8 +41,8 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
         return Exit.OK
     report = write_report(store, outcome, args.report) if outcome.written and \
         mode is not Mode.CHECK else None
-    if outcome.written and mode is not Mode.CHECK and getattr(args, "report_dir", None):
-        write_reports(outcome, args.report_dir)
+    if outcome.written and getattr(args, "report_dir", None):
+        write_reports(outcome, args.report_dir, checked=mode is Mode.CHECK)
     shown = result.public()  # output may land in a public CI log: no secrets, no private lines
     bad = sum(r.status is Status.REJECTED for r in result.results)
     code = Exit.REJECTED if mode is Mode.CHECK and bad else Exit.OK
@@ -111,6 +111,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", help="the game's .xlsx file (or use --sheet)")
     sheet_options(p)
     p.add_argument("--out", help="write to this file instead of updating the game in place")
+    report_dir_option(p)
     json_option(p)
     p.set_defaults(run=cmd_check, dry_run=False, report=None)
 

@@ -8,8 +8,10 @@ from sheetmaster.ruleset import Ruleset
 
 from .claims import RULESET as CLAIMS
 from .clans import RULESET as CLANS
+from .eighteen_hundred import RULESET as EIGHTEEN_HUNDRED
 
-BUILT_IN: dict[str, Ruleset] = {CLAIMS.name: CLAIMS, CLANS.name: CLANS}
+BUILT_IN: dict[str, Ruleset] = {CLAIMS.name: CLAIMS, CLANS.name: CLANS,
+                                EIGHTEEN_HUNDRED.name: EIGHTEEN_HUNDRED}
 
 
 def available() -> dict[str, Ruleset]:

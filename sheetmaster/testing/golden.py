@@ -16,6 +16,7 @@ Format (every key but ``rule``, ``tables`` and ``expect`` is optional)::
       tables: {Players: [{player: Avalon, gold: 1}]}   # keyed rows; keyless tabs: new rows
       rows: {Advisors: [{clan: Amana}, ...]}   # every row of a tab after the turn, in order
       events: ["claimed Tintagel"]     # each text appears in some log line
+      events_in_order: ["Austria collects", "France collects"]   # ... in lines in this order
       only_changes: true               # no owned cell changes beyond those in expect.tables
       error: "tab 'Territories', row 3, column 'borders'"   # the state is refused
 """
@@ -96,6 +97,12 @@ def run_case(case: GoldenCase, state: GameState | None = None) -> TurnResult | N
     log = [e.text for e in result.events]
     for text in expect.get("events") or []:
         assert any(text in line for line in log), f"no log line has {text!r}:\n" + "\n".join(log)
+    at = 0
+    for text in expect.get("events_in_order") or []:
+        found = next((i for i in range(at, len(log)) if text in log[i]), None)
+        assert found is not None, f"no log line after line {at} has {text!r}:\n" + \
+            "\n".join(log)
+        at = found + 1
     for text in expect.get("no_events") or []:
         assert not any(text in line for line in log), f"a log line has {text!r}"
     if expect.get("only_changes"):

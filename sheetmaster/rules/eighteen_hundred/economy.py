@@ -65,7 +65,7 @@ def food_output(world: EighteenWorld, nation: str) -> int:
     for entry in world.in_play(nation):
         per = total(list(world.cards[entry.card].effects), "food per production token")
         out += per * entry.production
-    return out + total(world.effects(nation), "food")
+    return max(0, out + total(world.effects(nation), "food"))  # never below nothing
 
 
 def food_consumption(world: EighteenWorld, nation: str) -> int:
@@ -78,7 +78,7 @@ def food_consumption(world: EighteenWorld, nation: str) -> int:
 def production(world: EighteenWorld, nation: str) -> int:
     """"Collect one production token for each of your laborers" (the factory's +1 is that
     token, F16) + 'production' effects."""
-    return classes(world, nation).laborers + total(world.effects(nation), "production")
+    return max(0, classes(world, nation).laborers + total(world.effects(nation), "production"))
 
 
 def market_commerce(world: EighteenWorld, nation: str) -> int:
@@ -117,5 +117,5 @@ def route_commerce(world: EighteenWorld, nation: str) -> int:
 
 
 def commerce(world: EighteenWorld, nation: str) -> int:
-    return market_commerce(world, nation) + route_commerce(world, nation) + \
-        total(world.effects(nation), "commerce")
+    return max(0, market_commerce(world, nation) + route_commerce(world, nation) +
+               total(world.effects(nation), "commerce"))

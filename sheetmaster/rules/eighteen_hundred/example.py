@@ -14,7 +14,7 @@ from typing import Any
 from sheetmaster import values
 
 from .example_cards import CATALOGUE
-from .example_map import ROUTES, STARTS, pops, provinces
+from .example_map import ROUTES, STARTS, provinces
 
 GAME = ("Example: 1800 on four standard starts (the map, the card catalogue and the trade "
         "routes are the example's own, not the rulebook's)")
@@ -32,7 +32,7 @@ def before_setup() -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any]]:
                 "dealer": "yes" if name == "France" else "", "prosperity": 0}
                for seat, name in enumerate(STARTS, start=1)]
     tables = {"Nations": nations, "Provinces": provinces(), "Improvements": IMPROVEMENT_TYPES,
-              "Pops": pops(), "Cards": CATALOGUE, "Trade routes": ROUTES}
+              "Cards": CATALOGUE, "Trade routes": ROUTES}
     return tables, {"game": GAME, "seed": SEED, "turn": 0}
 
 

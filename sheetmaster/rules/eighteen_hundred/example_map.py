@@ -9,7 +9,8 @@ from typing import Any
 
 from .tables import CITY, COUNTRYSIDE, EUROPEAN, OVERSEAS
 
-#: nation -> (its two cities, each with a factory and a pop; its four countrysides, a pop each)
+#: nation -> (its two cities, its four countrysides): the setup turn lays the standard starts
+#: out on them (a factory and a pop on each city, a pop on each countryside)
 STARTS = {
     "Great Britain": (("London", "Liverpool"), ("Wales", "Midlands", "Scotland", "Ireland")),
     "France": (("Paris", "Lyon"), ("Normandie", "Acquitaine", "Occitanie", "Champagne")),
@@ -80,20 +81,11 @@ def provinces() -> list[dict[str, Any]]:
     rows = []
     for nation, (cities, countrysides) in STARTS.items():
         for city in cities:
-            rows.append({"province": city, "type": CITY, "improvements": "Factory",
-                         "adjacent": ", ".join(links[city]), "start": nation})
+            rows.append({"province": city, "type": CITY, "adjacent": ", ".join(links[city]),
+                         "start": nation})
         for country in countrysides:
             rows.append({"province": country, "type": COUNTRYSIDE,
                          "adjacent": ", ".join(links[country]), "start": nation})
     for name, kind in BETWEEN.items():
         rows.append({"province": name, "type": kind, "adjacent": ", ".join(links[name])})
-    return rows
-
-
-def pops() -> list[dict[str, Any]]:
-    """Six pops each: the two city pops on their factories (laborers), four farmers."""
-    rows = []
-    for nation, (cities, countrysides) in STARTS.items():
-        rows += [{"province": c, "nation": nation, "pops": 1, "laborers": 1} for c in cities]
-        rows += [{"province": c, "nation": nation, "pops": 1} for c in countrysides]
     return rows

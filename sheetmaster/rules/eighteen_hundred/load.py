@@ -24,6 +24,7 @@ from .card_tabs import (
     TECHNOLOGY,
     Card,
 )
+from .starts import check_starts
 from .tables import (
     CAPS,
     CITY,
@@ -77,6 +78,8 @@ def build_world(loaded, problems: Problems) -> EighteenWorld:
     world.routes = {r.name: r for r in rows["Trade routes"]}
     world.wars, world.aggressions = list(rows["Wars"]), list(rows["Aggressions"])
     world.battles = list(rows["Battles"])
+    if loaded.date.setup:
+        check_starts(world, problems)
     return world
 
 
@@ -95,7 +98,14 @@ def _improvement_types(world: EighteenWorld, types, problems: Problems) -> None:
             world.improvement_types[kind.name] = kind
 
 
+#: "The game can be played by 2-8 players"
+PLAYERS = (2, 8)
+
+
 def _nations(world: EighteenWorld, problems: Problems) -> None:
+    if not PLAYERS[0] <= len(world.nations) <= PLAYERS[1]:
+        problems.add(NATIONS.tab, None, "nation", f"{len(world.nations)} nations; the game is "
+                     f"for {PLAYERS[0]} to {PLAYERS[1]} players")
     seats: dict[int, str] = {}
     for nation in world.nations.values():
         if nation.seat < 1:

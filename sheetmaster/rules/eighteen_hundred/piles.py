@@ -4,6 +4,7 @@ add up)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from .card_tabs import ERAS, INSTITUTION, POLICY, TECHNOLOGY, Card, Held, InPlay
@@ -34,7 +35,28 @@ def contents(world: EighteenWorld, deck: str, era: str = "") -> list[str]:
 
 
 def deck(ctx: Any, deck_of: str):
-    return ctx.deck(DECK_NAMES[deck_of])
+    """The deck of that kind. A deck the Decks tab does not hold yet is made from the
+    catalogue (as the setup makes them: every copy but those in hand, in play or face up)
+    and shuffled."""
+    try:
+        return ctx.deck(DECK_NAMES[deck_of])
+    except KeyError:
+        return ctx.deck(DECK_NAMES[deck_of], cards=_not_out(ctx.world,
+                                                            contents(ctx.world, deck_of)))
+
+
+def _not_out(world: EighteenWorld, cards: list[str]) -> list[str]:
+    """``cards`` less the copies out of the deck: in hand, in play, face up."""
+    out = Counter([h.card for h in world.hands if h.held] +
+                  [c.card for c in world.tableau if c.in_play] +
+                  [r.card for r in world.rows if not r.status])
+    left = []
+    for card in cards:
+        if out[card]:
+            out[card] -= 1
+        else:
+            left.append(card)
+    return left
 
 
 def deal(ctx: Any, nation: str, pile: str, count: int, why: str) -> list[Held]:
@@ -47,8 +69,9 @@ def deal(ctx: Any, nation: str, pile: str, count: int, why: str) -> list[Held]:
 def leave_hand(ctx: Any, held: Held, how: str) -> None:
     """A card leaves a hand (played or discarded): its row says how, and its name is public;
     it goes to its deck's discard pile."""
+    pile = deck(ctx, PILE_DECK[held.pile])  # made first, if it must be, without this card
     held.status, held.revealed = f"{how} (round {ctx.world.round})", held.card
-    deck(ctx, PILE_DECK[held.pile]).discard([held.card])
+    pile.discard([held.card])
 
 
 def tech_problem(world: EighteenWorld, nation: str, card: Card) -> str:

@@ -104,11 +104,12 @@ def _draw(pile: str) -> Callable[..., Apply]:
     return check
 
 
-def _prosperity(ctx: Any, nation: str, effect: Effect, order: Order) -> Apply:
+def _prosperity(ctx: Any, nation: str, effect: Effect, order: Order,
+                what: str = "reward") -> Apply:
     from .phases.collect import adjust_prosperity
 
     def apply() -> str:
-        adjust_prosperity(ctx, nation, effect.amount, f"the reward of {order.fields['card']}")
+        adjust_prosperity(ctx, nation, effect.amount, f"the {what} of {order.fields['card']}")
         return f"prosperity {effect.amount:+d}"
     return apply
 
@@ -221,7 +222,8 @@ def plan_cost(ctx: Any, nation: str, cost: tuple[Effect, ...], order: Order) -> 
             if world.nations[nation].prosperity < effect.amount:
                 return r.CANNOT_PAY.say(cost=str(effect), problem=f"your prosperity is "
                                         f"{world.nations[nation].prosperity}")
-            steps.append(_prosperity(ctx, nation, Effect("prosperity", -effect.amount), order))
+            steps.append(_prosperity(ctx, nation, Effect("prosperity", -effect.amount), order,
+                                     "cost"))
             continue
         pile = ADMIN_PILE if effect.name == "discard admin" else MILITARY_PILE
         hand = sorted(world.hand(nation, pile), key=lambda h: (h.card, h.slot))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from sheetmaster.model import PUBLIC
 
 from ..card_tabs import DRAFT_ROW, ERAS, EVENT_ROW, FaceUp
-from ..piles import DECK_NAMES, contents, deck
+from ..piles import contents, deck
 from ..settings import DRAFT, LAST_ROUND, ROUNDS_PER_ERA, era_of
 from ..vocabulary import DEVELOPMENT, GLOBAL_EVENT
 from .scoring import score_the_game
@@ -29,10 +29,8 @@ def start_era(ctx, era: int) -> None:
     """F39: the Era I technologies are in the deck from the setup; F40: "all" global events
     are shuffled back, those drawn in the era before too."""
     world = ctx.world
-    if era == 1:
-        ctx.deck(DECK_NAMES[GLOBAL_EVENT], cards=contents(world, GLOBAL_EVENT))
-    else:
-        pile = deck(ctx, GLOBAL_EVENT)
+    pile = deck(ctx, GLOBAL_EVENT)
+    if era > 1:
         pile.shuffle_in(pile.state.discards, f"era {ERAS[era - 1]} begins: every global event "
                                             "shuffled")
         pile.state.discards = ()

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..board import staff_factories
 from ..card_tabs import AMBITION_PILE
-from ..piles import DECK_NAMES, contents, deal, play_card
+from ..piles import deal, deck, play_card
+from ..starts import lay_out_starts
 from ..vocabulary import ADMIN, AMBITION, DEVELOPMENT, MILITARY
 from .rounds import lay_out_round
 
@@ -38,10 +39,11 @@ def set_up_the_game(ctx) -> None:
             if starting:
                 ctx.emit(nation, "start", f"{nation} starts with "
                          f"{', '.join(c.name for c in starting)} in play")
+    lay_out_starts(ctx)
     for province in world.provinces.values():
         staff_factories(world, province.name)
     for deck_of in (DEVELOPMENT, ADMIN, MILITARY, AMBITION):
-        ctx.deck(DECK_NAMES[deck_of], cards=contents(world, deck_of))
+        deck(ctx, deck_of)
     for nation in world.turn_order():
         if not [h for h in world.hands if h.nation == nation and h.pile == AMBITION_PILE]:
             deal(ctx, nation, AMBITION_PILE, 1, "its national ambition")

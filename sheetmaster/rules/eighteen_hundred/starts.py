@@ -56,11 +56,11 @@ def power_of(nation: str) -> str:
 
 def provinces_for(world: EighteenWorld, power: str) -> list[tuple[str, str]]:
     """(province as the map names it, or the source's name if missing; its wanted type)."""
-    names = values.Names(world.provinces, {a: n for a, n in ALIASES.items()
-                                           if n in world.provinces})
+    aliases = {values.fold(a): n for a, n in ALIASES.items()}  # -> the source's spelling
+    on_map = {values.fold(aliases.get(values.fold(m), m)): m for m in world.provinces}
     cities, countrysides = STANDARD_STARTS[power]
-    return [(names.get(p) or p, CITY) for p in cities] + \
-        [(names.get(p) or p, COUNTRYSIDE) for p in countrysides]
+    return [(on_map.get(values.fold(p), p), CITY) for p in cities] + \
+        [(on_map.get(values.fold(p), p), COUNTRYSIDE) for p in countrysides]
 
 
 def check_starts(world: EighteenWorld, problems: Problems) -> None:

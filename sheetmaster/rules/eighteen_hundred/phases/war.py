@@ -95,10 +95,11 @@ def _move(ctx, nation: str, order: Order, foes: set[str]) -> str:
     world = ctx.world
     start, to = order.fields["province"], order.fields["to"]
     here, there = world.provinces[start], world.provinces[to]
+    fight = _battle_at(world, start)
     problem = (
-        r.NO_OWN_REGIMENT.say(province=start) if here.regiment != nation else
+        r.IN_BATTLE.say(province=start) if fight and nation in (fight.attacker, fight.defender)
+        else r.NO_OWN_REGIMENT.say(province=start) if here.regiment != nation else
         r.CONSCRIPTED.say() if here.conscripted else
-        r.IN_BATTLE.say(province=start) if _battle_at(world, start) else
         r.NOT_ADJACENT.say(to=to, province=start) if not world.map.adjacent(start, to) else
         r.BATTLE_THERE.say(to=to) if _battle_at(world, to) else
         r.OCCUPIED.say(holder="yours", to=to, why="") if there.regiment == nation else

@@ -52,6 +52,7 @@ def place_resources(ctx) -> None:
             unplaced[resource] -= amount
             ctx.resolve(order, Status.APPLIED, f"{amount} {resource} placed on {name} (now "
                         f"{room.tokens(resource)} of {slots})")
+            ctx.emit(nation, "place", f"{nation} places {amount} {resource} on {name}")
             continue
         ctx.resolve(order, Status.REJECTED, reason)
 

@@ -29,7 +29,8 @@ The package's modules: :mod:`.choosers` (where choices come from), :mod:`.games`
 games), :mod:`.rows` (cells and order rows), :mod:`.sheet_writes` (appending rows, writing a
 turn back), :mod:`.invariants` (what must hold after every turn), :mod:`.damage` (damaged
 states and workbooks), :mod:`.strategies` (hypothesis), :mod:`.run` (playing games, the
-volume run), and each ruleset's own: :mod:`.claims_checks`, :mod:`.clans_checks`.
+volume run), and each ruleset's own: :mod:`.claims_checks`, :mod:`.clans_checks`,
+:mod:`.eighteen_hundred_checks`.
 """
 
 from __future__ import annotations
@@ -110,6 +111,14 @@ def _register_clans() -> None:
 
 
 _register_clans()
+
+
+def _register_eighteen_hundred() -> None:
+    """1800's games, scenarios, invariants and damages (see eighteen_hundred_checks)."""
+    from testkit.fuzzing import eighteen_hundred_checks  # noqa: F401  (registers on import)
+
+
+_register_eighteen_hundred()
 
 
 __all__ = [

@@ -16,7 +16,7 @@ def staff_factories(world: EighteenWorld, province: str) -> None:
     rows = [world.pops_row(province, n) for n in
             world.by_seat([p.nation for p in world.pops_in(province)],
                           world.controller(province))]
-    extra = sum(r.laborers for r in rows) - here.count(FACTORY)
+    extra = max(0, sum(r.laborers for r in rows) - here.count(FACTORY))
     for row in reversed(rows):
         give = min(extra, row.laborers)
         row.laborers -= give

@@ -66,6 +66,8 @@ class BattleHere:
 class EighteenWorld:
     secret: str = ""
     round: int = 1
+    #: the stage being resolved ('' on the setup turn)
+    stage: str = ""
     nations: dict[str, Nation] = field(default_factory=dict)
     provinces: dict[str, Province] = field(default_factory=dict)
     improvement_types: dict[str, ImprovementType] = field(default_factory=dict)

@@ -289,3 +289,59 @@ def test_check_gives_private_reasons_and_no_draws():
                for r in checked.results)
     assert checked.events == []
     assert set(checked.notes) == {"Great Britain", "France", "Prussia", "Austria"}
+
+
+def test_init_lays_out_a_sheet_and_the_setup_runs_with_form_intake(server, monkeypatch,
+                                                                   tmp_path):
+    """`init --rules eighteen_hundred` on a Google Sheet, the GM's map and catalogue, then the
+    setup turn; orders come in through a verified form, one sent from the wrong address."""
+    monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
+    monkeypatch.chdir(tmp_path)
+    questions = ["Timestamp", "Email Address", "player", "order",
+                 *(c.name for c in RULES.order_columns)]  # one question per Orders column
+    sid = server.create_spreadsheet(title="1800", sheets={"Form Responses 1": [questions]})
+    assert main(["init", "--sheet", sid, "--rules", "eighteen_hundred", "--editor",
+                 "gm@example.org", "--form-tab", "Form Responses 1", "-q"]) == 0
+    header = {tab: server.values(sid, tab)[0] for tab in ("Nations", "Hands", "Cards")}
+    assert header["Hands"][:4] == ["nation", "pile", "slot", "card"]
+    meta = server.metadata(sid)
+    protected = {s["properties"]["title"] for s in meta["sheets"] if s.get("protectedRanges")}
+    assert {"Hands", "Nations", "Provinces", "Cards"} <= protected
+    def row(tab: str, values: dict) -> list:
+        return [values.get(column, "") for column in header.get(tab) or
+                server.values(sid, tab)[0]]
+    server.set_values(sid, "Nations!A2", [
+        row("Nations", {"nation": "France", "seat": 1, "email": "fr@example.org"}),
+        row("Nations", {"nation": "Prussia", "seat": 2, "email": "pr@example.org"})])
+    starts = {"France": ("Paris", "Lyon", "Normandie", "Acquitaine", "Occitanie",
+                         "Champagne"),
+              "Prussia": ("Berlin", "Konigsberg", "Pommerania", "Hesse", "Saxony",
+                          "Rheinland")}
+    server.set_values(sid, "Provinces!A2", [
+        row("Provinces", {"province": p, "type": "city" if i < 2 else "countryside"})
+        for provinces in starts.values() for i, p in enumerate(provinces)])
+    server.set_values(sid, "Cards!A2", [
+        row("Cards", {"card": "Conquest", "deck": "ambition", "effects": "conquest"}),
+        row("Cards", {"card": "Breadbasket", "deck": "ambition", "effects": "points 3"})])
+    assert main(["resolve", "--sheet", sid, "-q", "--report-dir", "reports"]) == 0
+    hands = server.values(sid, "Hands")[1:]
+    assert len(hands) == 2 and all(h[3].startswith("sealed:") for h in hands)
+    reports = {p.stem: p.read_text(encoding="utf-8") for p in (tmp_path / "reports").iterdir()}
+    ambition = {n: re.search(r"Your national ambition: (\w+)", reports[n]).group(1)
+                for n in ("France", "Prussia")}
+    assert set(ambition.values()) == {"Conquest", "Breadbasket"}
+    conqueror = next(n for n, a in ambition.items() if a == "Conquest")
+    other = next(n for n in ambition if n != conqueror)
+    mail = {"France": "fr@example.org", "Prussia": "pr@example.org"}
+    def answer(email: str, **cells: str) -> list:
+        return [cells.get(q, "") for q in questions[:1]] + [email] + \
+            [cells.get(q, "") for q in questions[2:]]
+
+    server.set_values(sid, "'Form Responses 1'!A2", [
+        answer(mail[other], player=conqueror, order="pick", card="Conquest"),
+        answer(mail[conqueror], player=conqueror, order="pick", card="Breadbasket")])
+    assert main(["resolve", "--sheet", sid, "-q"]) == 0
+    responses = server.values(sid, "Form Responses 1")
+    reasons = [r[responses[0].index("reason")] for r in responses[1:]]
+    assert f"not {conqueror}'s address" in reasons[0]
+    assert "is not face up" in reasons[1]  # sent by its own player: read, then judged

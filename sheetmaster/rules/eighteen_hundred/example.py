@@ -12,9 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from sheetmaster import values
+from sheetmaster.builder import build_state
+from sheetmaster.engine import resolve
 
 from .example_cards import CATALOGUE
 from .example_map import ROUTES, STARTS, provinces
+from .ruleset import RULESET
 
 GAME = ("Example: 1800 on four standard starts (the map, the card catalogue and the trade "
         "routes are the example's own, not the rulebook's)")
@@ -38,11 +41,6 @@ def before_setup() -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any]]:
 
 def example_game() -> tuple[dict[str, list[dict[str, Any]]], list[dict[str, Any]], dict]:
     """(tables, orders, settings): the game after its setup turn, with round 1's picks."""
-    from sheetmaster.builder import build_state
-    from sheetmaster.engine import resolve
-
-    from .ruleset import RULESET
-
     tables, settings = before_setup()
     setup = resolve(RULESET, build_state(RULESET, tables, [], turn=0, settings=settings))
     after = {tab: _records(df) for tab, df in setup.after.tables.items()

@@ -16,24 +16,36 @@ name in 'revealed': playing or discarding a card shows it to everyone.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from sheetmaster import values
 from sheetmaster.schema import Problems
 from sheetmaster.sealed import is_sealed, seal, unseal
-from sheetmaster.values import BadValue
+from sheetmaster.values import BadValue, Names
 
-from .card_tabs import ADMIN_PILE, AMBITION_PILE, HANDS, MILITARY_PILE, Held
+from .card_tabs import ADMIN_PILE, AMBITION_PILE, HANDS, MILITARY_PILE, Card, Held
 from .vocabulary import ADMIN, AMBITION, MILITARY
 
-if TYPE_CHECKING:
-    from .world import EighteenWorld
+
+class Holders(Protocol):
+    """What the hands are read against: the game's secret, the catalogue, the nations."""
+
+    secret: str
+    hands: list[Held]
+    cards: dict[str, Card]
+    card_names: Names
+
+    def seating(self) -> list[str]: ...
+
+    def hand(self, nation: str, pile: str) -> list[Held]: ...
+
+    def ambition(self, nation: str) -> Card | None: ...
 
 #: the deck each pile's cards come from
 PILE_DECK = {ADMIN_PILE: ADMIN, MILITARY_PILE: MILITARY, AMBITION_PILE: AMBITION}
 
 
-def open_hands(world: EighteenWorld, rows: list[Held], problems: Problems) -> None:
+def open_hands(world: Holders, rows: list[Held], problems: Problems) -> None:
     """Each row's card, opened (or read in plain), checked against the catalogue."""
     for held in rows:
         cell = held.card
@@ -63,7 +75,7 @@ def _a(deck: str) -> str:
     return f"an {deck}" if deck[:1] in "aeiou" else f"a {deck}"
 
 
-def sealed_cells(world: EighteenWorld) -> list[str]:
+def sealed_cells(world: Holders) -> list[str]:
     """The Hands tab's card column: every card sealed (rows already sealed keep their token,
     so an unchanged hand writes no change)."""
     out = []
@@ -74,12 +86,12 @@ def sealed_cells(world: EighteenWorld) -> list[str]:
     return out
 
 
-def hand_text(world: EighteenWorld, nation: str, pile: str) -> str:
+def hand_text(world: Holders, nation: str, pile: str) -> str:
     cards = sorted(h.card for h in world.hand(nation, pile))
     return ", ".join(cards) if cards else "none"
 
 
-def notes(world: EighteenWorld) -> dict[str, list[str]]:
+def notes(world: Holders) -> dict[str, list[str]]:
     """Each nation's secrets, for its own report (and the GM's)."""
     out: dict[str, list[str]] = {}
     for nation in world.seating():

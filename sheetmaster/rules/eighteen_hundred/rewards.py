@@ -13,6 +13,7 @@ from . import reasons as r
 from .board import add_pops, build, can_build, free_pops, space, take_pop
 from .card_tabs import ADMIN_PILE, MILITARY_PILE, TECHNOLOGY
 from .piles import deal, deck, leave_hand, play_card, tech_problem
+from .prosperity import adjust_prosperity
 from .tables import CAPS
 from .vocabulary import DEVELOPMENT, Effect
 from .war_tabs import Aggression
@@ -106,8 +107,6 @@ def _draw(pile: str) -> Callable[..., Apply]:
 
 def _prosperity(ctx: Any, nation: str, effect: Effect, order: Order,
                 what: str = "reward") -> Apply:
-    from .phases.collect import adjust_prosperity
-
     def apply() -> str:
         adjust_prosperity(ctx, nation, effect.amount, f"the {what} of {order.fields['card']}")
         return f"prosperity {effect.amount:+d}"

@@ -1,4 +1,6 @@
-"""The 1800 ruleset, declared: tabs, orders, the calendar of stages, and the phases in order."""
+"""The 1800 ruleset, declared: tabs, orders, the calendar of stages, and the phases in order.
+(Its example game, which resolves the setup turn by these rules, is attached in
+``__init__``.)"""
 
 from __future__ import annotations
 
@@ -74,12 +76,6 @@ HOWTO = (
 )
 
 
-def _example():
-    from .example import example_game
-
-    return example_game()
-
-
 def _per_nation(key: str, title: str, run, rule: str, orders: tuple[str, ...] = ()) -> Phase:
     """A step of each nation's turn: every nation in turn, the whole turn before the next."""
     return Phase(key, title, run, rule, order=TURN, orders=orders, when=in_stages(TURNS))
@@ -117,7 +113,6 @@ RULESET = Ruleset(
     ),
     build_world=build_world,
     howto=HOWTO,
-    example=_example,
     calendar=CALENDAR,
     nouns={"territory": "province", "territories": "provinces", "player": "nation",
            "players": "nations"},

@@ -46,7 +46,7 @@ from .tables import (
     Province,
     TradeRoute,
 )
-from .vocabulary import GLOBAL_EVENT, Effect
+from .vocabulary import GLOBAL_EVENT, Effect, total
 from .war_tabs import AGGRESSIONS, BATTLES, WARS, Aggression, Battle, War
 
 
@@ -255,8 +255,6 @@ class EighteenWorld:
 def war_actions(world: EighteenWorld, nation: str) -> int:
     """"Each player may make a number of actions determined by their communication
     technology": the 'war actions' of its cards in play and the global event, added up."""
-    from .vocabulary import total
-
     return max(0, total(world.effects(nation), "war actions"))
 
 

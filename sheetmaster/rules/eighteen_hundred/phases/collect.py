@@ -10,6 +10,7 @@ from .. import economy
 from .. import reasons as r
 from ..board import free_pops, take_pop
 from ..orders import DEFICIT
+from ..prosperity import adjust_prosperity
 from ..tables import COMMERCE, FOOD, PRODUCTION
 from ..vocabulary import total
 
@@ -47,15 +48,6 @@ def collect_resources(ctx) -> None:
     change = total(world.effects(nation), "prosperity")
     if change:
         adjust_prosperity(ctx, nation, change, "its cards, each turn")
-
-
-def adjust_prosperity(ctx, nation: str, change: int, why: str) -> None:
-    """Prosperity moves on its track, never below 0 (F60)."""
-    n = ctx.world.nations[nation]
-    was, n.prosperity = n.prosperity, max(0, n.prosperity + change)
-    floor = ", never below 0" if was + change < 0 else ""
-    ctx.emit(nation, "prosperity", f"{nation}'s prosperity {was} -> {n.prosperity} "
-             f"({change:+d}: {why}{floor})")
 
 
 def meet_deficit(ctx, nation: str, deficit: int, order: Order | None) -> None:

@@ -11,6 +11,7 @@ from ..piles import contents, deck
 from ..settings import DRAFT, LAST_ROUND, ROUNDS_PER_ERA, era_of
 from ..vocabulary import DEVELOPMENT, GLOBAL_EVENT
 from .scoring import score_the_game
+from .war import war_order
 
 ERA_RULE = (
     "At the beginning of each era: 1. Shuffle all Global Event cards and place them face-down "
@@ -83,8 +84,6 @@ def after_the_turns(ctx) -> None:
     """"After each player has played their turn, any players that either declared war or were
     the target of a war declaration fight a war. If a Great War Global Event Card was drawn,
     all players fight a war." With no war the round ends here (the war stage is skipped)."""
-    from .war import war_order
-
     fighting = war_order(ctx.world)
     if fighting:
         ctx.emit("", "war coming", f"to war in round {ctx.date.round}: {', '.join(fighting)} "

@@ -187,20 +187,16 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
     if viewer in players:
         players = [viewer, *(p for p in players if p != viewer)]
     counts = _owned_counts(ruleset, result)
+    everyone = _by_phase(ruleset, [e for e in events.get("", []) if e.public])
+    if everyone:
+        out += ["## The whole game", "", *everyone]
     for name in players:
         out += [f"## {name}", ""]
         out += _orders_section(view, name)
         if view.notes.get(name):
             out += ["**Only for you** (and the GM)", "",
                     *(f"- {_md(line)}" for line in view.notes[name]), ""]
-        by_phase: dict[str, list[str]] = defaultdict(list)
-        for e in events.get(name, []):
-            by_phase[e.phase].append(e.text)
-        for phase in ruleset.phases:
-            if by_phase.get(phase.key):
-                out.append(f"**{phase.key}. {phase.title}**")
-                out += [f"- {_md(text)}" for text in by_phase[phase.key]]
-                out.append("")
+        out += _by_phase(ruleset, events.get(name, []))
         out += _holdings_section(ruleset, grouped.get(name, []), name, counts)
     if viewer == GM:
         out += _gm_only_section(ruleset, result)
@@ -209,6 +205,20 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
     out.append(f"_{plural(len(view.results), 'order')}, {rejected} rejected, "
                f"{plural(dice, 'die', 'dice')} rolled._")
     return "\n".join(out) + "\n"
+
+
+def _by_phase(ruleset: Ruleset, events: list) -> list[str]:
+    """Events under their phase's heading, phases in running order."""
+    by_phase: dict[str, list[str]] = defaultdict(list)
+    for e in events:
+        by_phase[e.phase].append(e.text)
+    out: list[str] = []
+    for phase in ruleset.phases:
+        if by_phase.get(phase.key):
+            out.append(f"**{phase.key}. {phase.title}**")
+            out += [f"- {_md(text)}" for text in by_phase[phase.key]]
+            out.append("")
+    return out
 
 
 def player_reports(ruleset: Ruleset, result: TurnResult, *,

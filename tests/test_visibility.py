@@ -57,6 +57,9 @@ def test_each_report_shows_what_its_reader_may_see():
         assert "learns Tully has 5 coins" not in text and "nearly caught" not in text
         assert "| spy |" not in text  # another player's secret order is not listed
     assert "| 2 | spy | applied | the spy learned Tully has 5 coins |" in stark
+    for text in (public, stark, tully, gm):  # a line for everyone, in everyone's report
+        assert "## The whole game" in text and "- strange lights over the capital" in text
+    assert "the spy was nearly caught" not in gm.split("## The whole game")[1].split("##")[0]
     assert "Stark's spy learns Tully has 5 coins" in stark and "shadow" not in stark
     assert "Tully's guards saw a shadow" in tully
     assert stark.index("## Stark") < stark.index("## Tully")

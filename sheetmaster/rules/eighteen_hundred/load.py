@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from sheetmaster import values
+from sheetmaster.entities import a
 from sheetmaster.mapgraph import LAND, MapGraph
 from sheetmaster.schema import Problems
 from sheetmaster.values import BadValue, Names
@@ -159,6 +160,7 @@ def _card(world: EighteenWorld, card: Card, problems: Problems) -> None:
             setattr(card, attr, parse_clauses(text, table, card.deck, improvements))
         except BadValue as exc:
             problems.add(CARDS.tab, row, column, str(exc))
+    _one_of_each(card, problems)
     try:
         card.needs = _needs(card.needs_text)
     except BadValue as exc:
@@ -167,11 +169,28 @@ def _card(world: EighteenWorld, card: Card, problems: Problems) -> None:
         for column in ("variety", "category", "era", "requires"):
             if getattr(card, column):
                 problems.add(CARDS.tab, row, column, f"only development cards have one; this "
-                             f"is {card.deck} card")
+                             f"is {a(card.deck)} card")
         if any(card.slots(r) for r in RESOURCES) or card.needs_text:
             problems.add(CARDS.tab, row, "food slots", "only development cards hold tokens")
         return
     _development(card, problems)
+
+
+#: reward clauses that take the same pops: one of them a card
+_RIVALS = ({"convert", "exterminate"},)
+
+
+def _one_of_each(card: Card, problems: Problems) -> None:
+    """A reward's clauses are checked before any is gained, against one province, route and
+    target: two clauses of one kind (or two that take the same pops) could both pass and not
+    both be gained."""
+    names = [e.name for e in card.reward]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    rivals = [sorted(r) for r in _RIVALS if len(r & set(names)) > 1]
+    for clash in ([f"'{n}' appears twice" for n in twice] +
+                  [f"{' and '.join(r)} take the same pops" for r in rivals]):
+        problems.add(CARDS.tab, card.row, "reward", f"{clash}: a reward has one clause of "
+                     f"each kind (write the number once: 'draw admin 2')")
 
 
 def _development(card: Card, problems: Problems) -> None:
@@ -268,7 +287,7 @@ def _tableau(world: EighteenWorld, problems: Problems) -> None:
         if card is None or not entry.in_play:
             continue
         if not card.development:
-            problems.add(TABLEAU.tab, entry.row, "card", f"{card.name} is {card.deck} card; "
+            problems.add(TABLEAU.tab, entry.row, "card", f"{card.name} is {a(card.deck)} card; "
                          f"only development cards are played to the table")
             continue
         for resource in RESOURCES:
@@ -289,4 +308,4 @@ def _face_up(world: EighteenWorld, problems: Problems) -> None:
         card = world.cards.get(row.card)
         wanted = {DRAFT_ROW: DEVELOPMENT, EVENT_ROW: GLOBAL_EVENT}.get(row.place)
         if card is not None and wanted and card.deck != wanted:
-            problems.add(ROWS.tab, row.row, "card", f"{card.name} is not {wanted} card")
+            problems.add(ROWS.tab, row.row, "card", f"{card.name} is not {a(wanted)} card")

@@ -63,10 +63,8 @@ def _check(ctx: Any, nation: str, effect: Effect, order: Order) -> Apply | str:
 def _build(ctx: Any, nation: str, effect: Effect, order: Order) -> Apply | str:
     world = ctx.world
     given = order.fields.get("improvement") or ""
-    wanted = given if effect.word == "any" else effect.word
-    if effect.word == "any":
-        wanted = _field(order, "improvement", effect)
-    elif given and given != wanted:
+    wanted = _field(order, "improvement", effect) if effect.word == "any" else effect.word
+    if given and given != wanted:
         return r.WRONG_TYPE.say(wanted=wanted, given=given)
     province = _field(order, "province", effect)
     here = world.provinces[province]

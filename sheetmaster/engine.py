@@ -20,7 +20,15 @@ from sheetmaster.decisions import ANSWER
 from sheetmaster.dice import Dice, turn_seed
 from sheetmaster.entities import check_both_sides, check_unique, key_lookups, load_rows
 from sheetmaster.lasting import Lasting, lasting_tables
-from sheetmaster.model import Event, GameState, Order, OrderResult, Status, TurnResult
+from sheetmaster.model import (
+    PRIVATE_REASON,
+    Event,
+    GameState,
+    Order,
+    OrderResult,
+    Status,
+    TurnResult,
+)
 from sheetmaster.orders import REASON, RESULT, TURN, OrderReader, ParsedOrders
 from sheetmaster.ruleset import Context, Ruleset
 from sheetmaster.schema import Problem, Problems, StateError, Table, match_columns, validate_table
@@ -296,7 +304,7 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
                 reasons.NOT_RESOLVED.say())
     secret = {k.name for k in ruleset.order_kinds if k.secret}
     ordered = sorted(results.values(), key=lambda r: (r.row < 0, abs(r.row)))
-    for r in ordered:
+    for r in ordered if secret else ():
         r.secret = r.kind in secret
     after_tables = dict(state.tables)
     after_tables.update(prepared.world.to_tables(state))
@@ -349,6 +357,8 @@ def _orders_for(ruleset: Ruleset, date: Date, orders: list[Order],
     none of them; GM-only kinds come from the GM's tab alone."""
     kinds = {k.name: k for k in ruleset.order_kinds}
     setup_kinds = [k.name for k in ruleset.order_kinds if k.setup]
+    if not date.setup and not setup_kinds and not any(k.gm_only for k in kinds.values()):
+        return orders  # nothing to sort out (claims' million orders take this way)
     kept = []
     for order in orders:
         kind = kinds[order.kind]
@@ -410,7 +420,7 @@ def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_r
     out = orders.copy()
     where = out.index.get_indexer([r.row for r in results])
     for col, new in ((RESULT, [r.status.value for r in results]),
-                     (REASON, [r.public_reason for r in results])):
+                     (REASON, [PRIVATE_REASON if r.secret else r.reason for r in results])):
         cells = out[col].to_numpy(dtype=object, copy=True)
         cells[where] = new
         out[col] = cells

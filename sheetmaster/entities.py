@@ -39,16 +39,15 @@ class _Refs:
                  lookups: Mapping[str, Names], problems: Problems) -> None:
         target = tables[col.ref] if col.ref else table
         self.lookup = lookups.get(target.tab, Names(()))
-        self.exact = self.lookup.exact
+        self.exact = self.lookup.exact_get
         where = "this tab" if target.tab == table.tab else f"the {target.tab} tab"
         self.what = f"{a(target.row_noun)} in {where}"
         self.none = {values.fold(w) for w in col.none_words}
         self.tab, self.column, self.problems = table.tab, col.name, problems
 
     def one(self, row: int, cell: str) -> str:
-        found = self.exact(cell)
-        if found is not None or not cell:
-            return found or ""
+        if not cell:
+            return ""
         found = self.lookup.get(cell)
         if found is None:
             if values.fold(cell) in self.none:
@@ -96,7 +95,11 @@ def _column_values(table: Table, col: Column, cells: list, rows: list[int], live
     kind = col.kind
     if kind is Kind.REF:
         refs = _Refs(table, col, tables, lookups, problems)
-        return [refs.one(r, c) if ok else c for r, c, ok in zip(rows, cells, live)]
+        get, one = refs.exact, refs.one  # names spelt as their tab spells them: no folding
+        if all(live):
+            return [(get(c) or one(r, c)) if c else "" for r, c in zip(rows, cells)]
+        return [((get(c) or one(r, c)) if c else "") if ok else c
+                for r, c, ok in zip(rows, cells, live)]
     if kind is Kind.REFS:
         refs = _Refs(table, col, tables, lookups, problems)
         return [refs.many(r, c) if ok else tuple(values.name_list(c))

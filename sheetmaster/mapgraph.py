@@ -9,6 +9,7 @@ second copy of its adjacency.
 
 from __future__ import annotations
 
+import operator
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -26,6 +27,7 @@ class MapGraph:
         #: kind -> node -> neighbours; a kind's mapping may be a view over loaded rows.
         self._edges: dict[str, Mapping[str, Sequence[str]]] = {}
         self._added: dict[str, dict[str, list[str]]] = {}
+        self._cache: dict[tuple[str, ...] | None, list[Mapping[str, Sequence[str]]]] = {}
 
     @classmethod
     def from_rows(cls, rows: Mapping[str, Any], kinds: Mapping[str, str]) -> MapGraph:
@@ -35,10 +37,12 @@ class MapGraph:
         graph = cls()
         for kind, attr in kinds.items():
             graph._edges[kind] = _AttrView(rows, attr)
+        graph._cache.clear()
         return graph
 
     def add(self, a: str, b: str, kind: str) -> None:
         """An edge of ``kind`` between ``a`` and ``b`` (both ways)."""
+        self._cache.clear()
         added = self._added.setdefault(kind, {})
         added.setdefault(a, []).append(b)
         added.setdefault(b, []).append(a)
@@ -49,12 +53,23 @@ class MapGraph:
     def neighbours(self, node: str, kinds: Iterable[str] | None = None) -> list[str]:
         """Nodes one edge of these kinds away (all kinds if None), in declaration order."""
         out: list[str] = []
-        for kind in (self.kinds() if kinds is None else kinds):
-            view = self._edges.get(kind)
-            if view is not None:
-                out += view.get(node, ())
-            out += self._added.get(kind, {}).get(node, ())
-        return list(dict.fromkeys(out))
+        for source in self._sources(kinds):
+            out += source.get(node, ())
+        return out if len(out) < 2 else list(dict.fromkeys(out))
+
+    def _sources(self, kinds: Iterable[str] | None) -> list[Mapping[str, Sequence[str]]]:
+        """The node -> neighbours mappings of these kinds (kept: a hot path on big maps)."""
+        key = None if kinds is None else tuple(kinds)
+        found = self._cache.get(key)
+        if found is None:
+            found = []
+            for kind in (self.kinds() if key is None else key):
+                if kind in self._edges:
+                    found.append(self._edges[kind])
+                if kind in self._added:
+                    found.append(self._added[kind])
+            self._cache[key] = found
+        return found
 
     def adjacent(self, a: str, b: str, kinds: Iterable[str] | None = None) -> bool:
         return b in self.neighbours(a, kinds)
@@ -146,13 +161,14 @@ class _AttrView(Mapping[str, Sequence[str]]):
 
     def __init__(self, rows: Mapping[str, Any], attr: str) -> None:
         self._rows, self._attr = rows, attr
+        self._get = operator.attrgetter(attr)
 
     def __getitem__(self, node: str) -> Sequence[str]:
         return getattr(self._rows[node], self._attr)
 
     def get(self, node: str, default: Any = None) -> Any:
         row = self._rows.get(node)
-        return default if row is None else getattr(row, self._attr)
+        return default if row is None else self._get(row)
 
     def __iter__(self):
         return iter(self._rows)

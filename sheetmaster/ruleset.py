@@ -278,7 +278,7 @@ class Context:
         of the one player (besides the GM) who may see it.
         """
         self._events.append(Event(len(self._events) + 1, self.phase, player, kind, text,
-                                  audience=audience))
+                                  None, None, audience))
 
     def _log_roll(self, who: str, text: str, sides: int, value: int, audience: str,
                   kind: str) -> None:

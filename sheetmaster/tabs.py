@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import pandas as pd
 
 from sheetmaster import values
-from sheetmaster.model import Event
+from sheetmaster.model import PUBLIC, Event
 from sheetmaster.orders import ORDER, PLAYER, REASON, RESULT, TURN
 from sheetmaster.schema import Column, Kind, Problems, Table
 from sheetmaster.values import BadValue
@@ -201,7 +201,7 @@ def log_rows(log: pd.DataFrame, turn: int, events: list[Event]) -> pd.DataFrame:
     Anyone who can open the sheet reads the Log, so private and GM-only events stay out of
     it (they go to the players' own reports and the GM's), and the public ones are numbered
     without gaps that would tell something happened."""
-    events = [e for e in events if e.public]
+    events = [e for e in events if e.audience == PUBLIC]
     start = (int(max(log.index)) + 1) if len(log) else 2
     new = pd.DataFrame(
         {

@@ -74,8 +74,10 @@ def test_volume_run_of_every_ruleset():
         "\n".join(figures["examples"])
     assert figures["damaged_workbooks_unchanged"] == figures["damaged_workbooks"] > 0, \
         "\n".join(figures["examples"])
-    # the batches are not all rejected: every status occurs
-    assert set(figures["results"]) == {s.value for s in Status}
+    # the batches are not all rejected: every status claims and clans give occurs ('blocked'
+    # and 'not needed' belong to simultaneous moves and standing orders, which they lack)
+    assert {Status.APPLIED.value, Status.PARTIAL.value, Status.REJECTED.value} <= \
+        set(figures["results"]) <= {s.value for s in Status}
 
 
 # -- damaged states ---------------------------------------------------------------------------

@@ -374,7 +374,7 @@ def claims_scenarios(ch: Chooser, pools: Pools) -> list[dict[str, Any]]:
     if what == 2:
         mine = {t.name for t in world.territories.values() if t.owner == me.name}
         near = [t.name for t in world.territories.values()
-                if not t.owner and set(t.neighbours) & mine]
+                if not t.owner and set(world.map.neighbours(t.name)) & mine]
         if near:
             return [{PLAYER: me.name, ORDER: "claim neutral territory",
                      "territory": ch.choice(near)}]

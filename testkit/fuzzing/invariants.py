@@ -109,7 +109,7 @@ def turn_violations(ruleset: Ruleset, result: TurnResult) -> TurnCheck:
                 if column == RESULT and r is not None:
                     ok = now == r.status.value
                 elif column == REASON and r is not None:
-                    ok = now == r.public_reason  # a secret order shows its status alone
+                    ok = now == r.public_reason  # a secret order's reason stays private
                 elif column == TURN and row in blank_turn:
                     ok = now == turn
                 else:
@@ -123,13 +123,13 @@ def turn_violations(ruleset: Ruleset, result: TurnResult) -> TurnCheck:
              if values.fold(values.text(k)) == "turn"]
     if turns != [turn + 1] or result.after.meta.get("turn") != turn + 1:
         bad(f"turn {turn}: the Game tab's turn is {turns}, not [{turn + 1}]")
-    # the Log: old rows kept, one new row per event
+    # the Log: old rows kept, one new row per public event (the others go to reports)
     log_before, log_after = result.before.tables[LOG_TAB], result.after.tables[LOG_TAB]
     new_log = log_after.loc[[r for r in log_after.index if r not in set(log_before.index)]]
-    public = sum(e.public for e in result.events)  # private and GM-only lines stay out of it
-    if len(new_log) != public or list(log_after.index[:len(log_before)]) != \
+    public = [e for e in result.events if e.public]
+    if len(new_log) != len(public) or list(log_after.index[:len(log_before)]) != \
             list(log_before.index):
-        bad(f"turn {turn}: {len(new_log)} new Log rows for {public} public events")
+        bad(f"turn {turn}: {len(new_log)} new Log rows for {len(public)} public events")
     if [e.seq for e in result.events] != list(range(1, len(result.events) + 1)):
         bad(f"turn {turn}: events are not numbered 1..n")
     for e in result.events:

@@ -102,8 +102,13 @@ def installed(tmp_path_factory):
     site = subprocess.run([str(python), "-c", "import sysconfig; "
                            "print(sysconfig.get_paths()['purelib'])"],
                           capture_output=True, text=True, check=True).stdout.strip()
-    deps = sysconfig.get_paths()["purelib"]  # pandas, gspread...; not the editable sheetmaster
-    env = {**os.environ, "PYTHONPATH": deps, "PATH": f"{env_dir / 'bin'}:{os.environ['PATH']}"}
+    # pandas, gspread... come from this interpreter's site-packages, which may hold a
+    # sheetmaster of its own (CI installs one there): a .pth file puts them *after* the
+    # fresh venv's site-packages, where PYTHONPATH would put them before it.
+    deps = sysconfig.get_paths()["purelib"]
+    (Path(site) / "borrowed-dependencies.pth").write_text(deps + "\n", encoding="utf-8")
+    env = {**os.environ, "PATH": f"{env_dir / 'bin'}:{os.environ['PATH']}"}
+    env.pop("PYTHONPATH", None)
     env.pop("NO_COLOR", None)
     return {"python": python, "site": Path(site), "env": env, "bin": env_dir / "bin",
             "work": root}

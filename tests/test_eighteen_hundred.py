@@ -6,6 +6,7 @@ or ambition); the vocabulary as the README and the example catalogue use it."""
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import openpyxl
@@ -280,6 +281,22 @@ def test_a_round_through_google_sheets_rides_out_faults(server):
     tally = rel.fault_runs(server, state, reference, runs=4, rate=0.4, seed=3)
     assert tally.lost == 0, "\n".join(tally.problems)
     assert tally.faults > 0 and tally.survived == tally.faults
+
+
+def test_killing_a_resolve_leaves_the_old_stage_or_the_new_one(tmp_path):
+    """SIGKILL at random moments of ``sheetmaster resolve`` on the example's draft stage (the
+    decks, the sealed hands and the next stage all written at once): the workbook is exactly
+    the old stage or the new one, and the next scheduled run completes the stage."""
+    due = (datetime.now(timezone.utc) - timedelta(hours=1)).strftime("%Y-%m-%d %H:%M")
+    tables, orders, settings = RULES.example()
+    settings = dict(settings, turn=2, deadline=due, timezone="UTC",  # turn: as rel.DONE says
+                    **{"turn length (hours)": 24})
+    state = build_state(RULES, tables, orders, turn=2, settings=settings)
+    reference = rel.xlsx_reference(tmp_path, state, RULES)
+    assert reference.old != reference.new
+    tally = rel.crash_xlsx(tmp_path, reference, kills=4, seed=2)
+    assert tally.lost == 0, "\n".join(tally.problems)
+    assert tally.survived == tally.kills == 4
 
 
 def test_check_gives_private_reasons_and_no_draws():

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from sheetmaster.model import GameState
 from sheetmaster.rules.claims import RULESET
+from sheetmaster.ruleset import Ruleset
 from sheetmaster.runs import Mode, run_turn
 from sheetmaster.stores.xlsx_layout import write_new_workbook
 from sheetmaster.testing.fakesheets import FakeSheetsServer
@@ -47,12 +48,12 @@ class Reference:
     new_digest: str = ""
 
 
-def xlsx_reference(root: Path, state: GameState) -> Reference:
-    """The game as a workbook, and the clean ``sheetmaster resolve`` of it (a child process,
-    as in the kill runs)."""
+def xlsx_reference(root: Path, state: GameState, ruleset: Ruleset = RULESET) -> Reference:
+    """The game (of ``ruleset``: claims unless told) as a workbook, and the clean
+    ``sheetmaster resolve`` of it (a child process, as in the kill runs)."""
     root.mkdir(parents=True, exist_ok=True)
     pristine = root / "pristine.xlsx"
-    write_new_workbook(RULESET, pristine, state)
+    write_new_workbook(ruleset, pristine, state)
     work = root / "reference"
     work.mkdir(exist_ok=True)
     game = work / "game.xlsx"

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import pandas as pd
+
 from sheetmaster import values
 from sheetmaster.engine import resolve
 from sheetmaster.model import GameState, Status, TurnResult
@@ -198,7 +200,9 @@ def rejected_rows_are_inert(ruleset: Ruleset, raw: GameState, result: TurnResult
     for column in inputs:
         cells = df[column].to_numpy(dtype=object, copy=True)
         cells[df.index.get_indexer(rejected)] = None
-        df[column] = cells
+        # as cells, never as a column pandas types (a date left alone would make it datetime
+        # and its blanks NaT, which no store gives)
+        df[column] = pd.Series(cells, index=df.index, dtype=object)
     again = resolve(ruleset, GameState(dict(raw.tables, **{tab: df}), dict(raw.meta)),
                     seed=seed)
     out = []

@@ -60,6 +60,8 @@ except ImportError:  # imported as benchmarks.sheets_nightly
     from benchmarks.claims_scale import SEED, build_game_state, generate_game
 
 DEFAULT_LATENCY = 0.25
+#: the benchmark game's dice secret (kept outside the sheet, as a real game's is).
+DICE_SECRET = "benchmark dice secret"
 DEFAULT_PLAYERS = 50
 DEFAULT_TERRITORIES = 2_000
 DEFAULT_ORDERS = 5_000
@@ -201,7 +203,7 @@ def sheetmaster_way(server: FakeSheetsServer, sid: str) -> Measured:
     store = SheetsStore(sid, client)
     server.reset_counts()
     start = time.perf_counter()
-    outcome = run_turn(store, Mode.SCHEDULED)
+    outcome = run_turn(store, Mode.SCHEDULED, secret=DICE_SECRET)
     wall = time.perf_counter() - start
     if not outcome.written or outcome.result is None or outcome.ruleset is None:
         raise SystemExit(f"sheetmaster did not resolve the turn: {outcome.waiting}")
@@ -226,7 +228,7 @@ def per_tab_way(server: FakeSheetsServer, sid: str) -> Measured:
     waiting = decide(state, Mode.SCHEDULED)
     if waiting:
         raise SystemExit(f"the per-tab run found the turn not due: {waiting}")
-    result = resolve(ruleset, state)
+    result = resolve(ruleset, state, secret=DICE_SECRET)
     names = result.before.meta.get("tab_names", {})
     changed = []
     for tab, df in result.after.tables.items():
@@ -288,7 +290,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     state, orders = game_state(args.territories, args.players, args.orders, args.seed)
     # One untimed resolve first, so neither way pays for first-call costs (lazy imports,
     # caches) that the other would not.
-    resolve(ruleset_of(state), state.copy())
+    resolve(ruleset_of(state), state.copy(), secret=DICE_SECRET)
     with FakeSheetsServer() as server:
         server.latency = 0.0
         ours_id, theirs_id = upload(server, state), upload(server, state)

@@ -29,7 +29,7 @@ def build_state(ruleset: Ruleset, tables: Mapping[str, Sequence[Mapping[str, Any
     helps = {**SETTINGS, **ruleset.setting_rows()}
     game = {key: default for key, (default, _) in helps.items()}
     game.update({"ruleset": ruleset.name, "game": "test",
-                 "turn": ruleset.first_turn if turn is None else turn, "seed": "test"})
+                 "turn": ruleset.first_turn if turn is None else turn})
     game.update(settings or {})
     game.update(game_settings(ruleset, int(game["turn"]), game))
     game_rows = [{"setting": k, "value": v, "help": helps.get(k, ("", ""))[1]}

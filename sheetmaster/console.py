@@ -29,6 +29,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 log = logging.getLogger("sheetmaster")
 
@@ -130,5 +131,5 @@ def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]
     for row in rows:
         cells = [str(c) for c in row]
         style = (styles or {}).get(cells[1] if len(cells) > 1 else "", None)
-        table.add_row(*cells, style=style)
+        table.add_row(*(Text(c) for c in cells), style=style)  # text, never rich markup
     console.print(table)

@@ -34,13 +34,32 @@ def stream_seed(secret: str, name: str) -> int:
 
 
 class Dice:
-    """Deterministic draws for one turn. ``secret`` keys hidden streams (:meth:`hidden`)."""
+    """Deterministic draws for one turn. ``secret`` keys hidden streams (:meth:`hidden`).
+
+    The turn's seed is revealed after the resolve, so that anyone can check the public dice
+    of the Log: a draw not everyone may see (a private or GM-only roll) comes from the turn's
+    private stream instead, keyed by the secret, so that the revealed seed never tells it and
+    it never shifts the public dice.
+    """
 
     def __init__(self, seed: int, secret: str = "") -> None:
         self.seed = seed
         self.secret = secret
         self._count = 0
         self.on_roll: OnDraw | None = None
+        self._private: Dice | None = None
+        #: the turn's own stream (False for a hidden one, which is private already).
+        self.revealed = True
+
+    def _source(self, audience: str) -> Dice:
+        """The stream a draw seen by ``audience`` comes from (see the class docstring)."""
+        if audience == PUBLIC or not self.revealed:
+            return self
+        if self._private is None:
+            self._private = Dice(stream_seed(self.secret, f"private draws of turn {self.seed}"),
+                                 self.secret)
+            self._private.revealed = False
+        return self._private
 
     def _draw(self, sides: int, name: str = "") -> int:
         # Rejection sampling keeps every face equally likely.
@@ -61,14 +80,14 @@ class Dice:
              audience: str = PUBLIC) -> int:
         """Roll one die with ``sides`` faces for ``who``, logging ``why``. ``name`` is how a
         golden test scripts this draw (default: ``why``)."""
-        value = self._draw(sides, name or why)
+        value = self._source(audience)._draw(sides, name or why)
         self._log(who, f"d{sides} for {why}: {value}", sides, value, audience)
         return value
 
     def chance(self, k: int, n: int, who: str, why: str, *, name: str = "",
                audience: str = PUBLIC) -> bool:
         """A k-in-n chance: a d``n`` at or under ``k`` succeeds."""
-        value = self._draw(n, name or why)
+        value = self._source(audience)._draw(n, name or why)
         happened = value <= k
         self._log(who, f"{k} in {n} for {why}: rolled {value}, {'yes' if happened else 'no'}",
                   n, value, audience)
@@ -80,7 +99,7 @@ class Dice:
         total = sum(weight for _, weight in table)
         if total <= 0 or any(weight < 0 for _, weight in table):
             raise ValueError(f"weights must be whole and positive: {table!r}")
-        value = self._draw(total, name or why)
+        value = self._source(audience)._draw(total, name or why)
         running = 0
         for entry, weight in table:
             running += weight
@@ -95,9 +114,9 @@ class Dice:
         """The items in a random order (Fisher-Yates), logged as one event, GM-only unless
         told otherwise: the order is what players must not see. ``quiet``: not logged (the
         order of an earlier shuffle worked out again)."""
-        out = list(items)
+        out, source = list(items), self._source(audience)
         for i in range(len(out) - 1, 0, -1):
-            j = self._draw(i + 1, name or why) - 1
+            j = source._draw(i + 1, name or why) - 1
             out[i], out[j] = out[j], out[i]
         if not quiet:
             self._log(who, f"shuffled {len(out)} for {why}", len(out), len(out), audience,
@@ -110,7 +129,41 @@ class Dice:
         turn's public dice. Its draws are logged like the parent's."""
         child = Dice(stream_seed(self.secret, name), self.secret)
         child.on_roll = self.on_roll
+        child.revealed = False
         return child
+
+
+class PracticeDice(Dice):
+    """Draws for a practice run (``check``): each is remembered by what it is for (its name,
+    and how many draws of that name came before), and given an earlier practice run's dice,
+    a draw made again for the same thing comes up the other way (a 2 on a d6 becomes a 5; the
+    middle face of an odd die another face), so an outcome that stays the same did not
+    depend on it. Hidden streams are practice too."""
+
+    def __init__(self, seed: int, mirror: PracticeDice | None = None) -> None:
+        super().__init__(seed)
+        self.rolled: dict[tuple[str, int], int] = {}
+        self._counts: dict[str, int] = {}
+        self._mirror = mirror.rolled if mirror is not None else {}
+
+    def _draw(self, sides: int, name: str = "") -> int:
+        n = self._counts.get(name, 0)
+        self._counts[name] = n + 1
+        earlier = self._mirror.get((name, n))
+        if earlier is not None and 1 <= earlier <= sides and sides > 1:
+            value = sides + 1 - earlier
+            if value == earlier:  # the middle face of an odd die: another face
+                value = earlier % sides + 1
+        else:
+            value = super()._draw(sides, name)
+        self.rolled[(name, n)] = value
+        return value
+
+    def hidden(self, name: str) -> Dice:
+        return self
+
+    def _source(self, audience: str) -> Dice:
+        return self
 
 
 class ScriptedDice(Dice):
@@ -165,6 +218,9 @@ class ScriptedDice(Dice):
 
     def hidden(self, name: str) -> Dice:
         return self  # scripts apply to every stream
+
+    def _source(self, audience: str) -> Dice:
+        return self
 
     @property
     def unused(self) -> list[Any]:

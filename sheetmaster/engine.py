@@ -10,6 +10,7 @@ import contextlib
 import gc
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 import pandas as pd
@@ -17,8 +18,16 @@ import pandas as pd
 from sheetmaster import reasons, values
 from sheetmaster.calendar import Date
 from sheetmaster.decisions import ANSWER
-from sheetmaster.dice import Dice, turn_seed
+from sheetmaster.dice import Dice, PracticeDice
 from sheetmaster.entities import check_both_sides, check_unique, key_lookups, load_rows
+from sheetmaster.fairness import (
+    HOW_TO_SET,
+    DiceSecretError,
+    TurnDice,
+    dice_line,
+    hidden_key,
+    turn_dice,
+)
 from sheetmaster.lasting import Lasting, lasting_tables
 from sheetmaster.model import (
     PRIVATE_REASON,
@@ -73,14 +82,17 @@ def all_tables(ruleset: Ruleset) -> tuple[Table, ...]:
 class Loaded:
     """A validated game as a ruleset's ``build_world`` gets it: the typed tables, each
     declared tab's rows as objects (references resolved), each keyed tab's names, the typed
-    settings, the turn's date and the game's secret (:func:`game_secret`)."""
+    settings, the turn's date and ``key``: what a ruleset seals its secrets in the shared
+    sheet with (a hand of cards), :func:`~sheetmaster.fairness.hidden_key` of the game's dice
+    secret, as the hidden draws' ("" when the run was not given the secret: nothing sealed
+    can then be opened, and nothing may be sealed)."""
 
     state: GameState
     rows: dict[str, list[Any]]
     names: dict[str, Names]
     settings: Settings
     date: Date
-    secret: str = ""
+    key: str = ""
 
 
 @dataclass
@@ -103,8 +115,9 @@ def find_tab(tables: dict[str, pd.DataFrame], tab: str) -> str | None:
     return None
 
 
-def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
+def prepare(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> Prepared:
     """Validate every tab and build the ruleset's world, or raise :class:`StateError`.
+    ``secret``: the game's dice secret, which opens what a ruleset sealed (see :class:`Loaded`).
 
     Nothing is resolved if any state tab is broken: the error names tab, row and column.
     """
@@ -119,7 +132,8 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
         if name is None:
             problems.add(wanted, None, None,
                          f"the game has no tab named '{wanted}' "
-                         f"(it has: {', '.join(raw.tables) or 'none'})")
+                         f"(it has: {', '.join(raw.tables) or 'none'}); if it was renamed, "
+                         f"give it back its name")
             continue
         df = raw.tables[name]
         if table.player_input:
@@ -148,12 +162,15 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
         date = Date(state.turn if isinstance(meta.get("turn"), int) else 0)
     try:
         # Cross-checks run even after cell problems, so the GM sees every problem at once.
-        world = ruleset.build_world(load_entities(ruleset, state, settings, date, problems),
-                                    problems)
+        key = hidden_key(secret) if secret else ""
+        world = ruleset.build_world(load_entities(ruleset, state, settings, date, problems,
+                                                  key), problems)
     except Exception:
         if problems.items:
             problems.raise_if_any()
         raise
+    if not isinstance(meta.get("turn"), int):
+        problems.raise_if_any()  # an unreadable turn (said so): no timer can be read by it
     lasting = Lasting.load(ruleset.lasting, state, problems)
     problems.raise_if_any()
     settings_tables = {t.tab: SettingsTable(t, state.tables[t.tab])
@@ -162,8 +179,9 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
 
 
 def load_entities(ruleset: Ruleset, state: GameState, settings: Settings, date: Date,
-                  problems: Problems) -> Loaded:
-    """Every declared tab's rows as objects, their references and adjacencies checked."""
+                  problems: Problems, key: str = "") -> Loaded:
+    """Every declared tab's rows as objects, their references and adjacencies checked;
+    ``key`` opens what the ruleset sealed (see :class:`Loaded`)."""
     tables = {t.tab: t for t in ruleset.tables}
     names = key_lookups(ruleset.tables, state.tables)
     rows: dict[str, list[Any]] = {}
@@ -174,7 +192,7 @@ def load_entities(ruleset: Ruleset, state: GameState, settings: Settings, date: 
         if table.entity is not None:
             rows[table.tab] = load_rows(table, frame, tables, names, problems)
             check_both_sides(table, rows[table.tab], problems)
-    return Loaded(state, rows, names, settings, date, game_secret(state))
+    return Loaded(state, rows, names, settings, date, key)
 
 
 def _orders_tab(raw: GameState) -> str:
@@ -229,14 +247,24 @@ def read_orders(ruleset: Ruleset, prepared: Prepared) -> ParsedOrders:
     return parsed
 
 
-def game_secret(state: GameState) -> str:
-    """The game's secret: the turn's dice, each deck's hidden order and anything a ruleset
-    seals derive from it (the Game tab's 'seed', or the game's name if it has none)."""
-    return values.text(state.meta.get("seed")) or values.text(state.meta.get("game"))
+DICE_COMMITMENT = "dice commitment"
 
 
-def dice_seed(state: GameState) -> int:
-    return turn_seed(game_secret(state), state.turn)
+def _committed(state: GameState, dice: TurnDice) -> bool:
+    """Whether the Game tab published this turn's commitment before the deadline (False if
+    it shows none); a commitment that does not match stops the run before anything is
+    written: the dice would not be the ones players were promised."""
+    shown = values.text(state.meta.get(DICE_COMMITMENT)).casefold()
+    if not shown:
+        return False
+    if shown != dice.commitment:
+        raise StateError([Problem(
+            GAME_TAB, state.meta["setting_rows"].get(DICE_COMMITMENT), "value",
+            f"turn {state.turn}'s dice commitment is not the one the dice secret gives: the "
+            f"secret was changed after the commitment was published, or the cell was edited. "
+            f"Put the secret back, or clear this cell to resolve without a commitment (the "
+            f"Log then says none was published)")])
+    return True
 
 
 @contextlib.contextmanager
@@ -253,10 +281,18 @@ def _collector_paused() -> Iterator[None]:
 
 
 def resolve(ruleset: Ruleset, raw: GameState, *, seed: int | None = None,
-            dice: Dice | None = None) -> TurnResult:
-    """Resolve the current turn: every phase in order, every order given a result."""
+            dice: Dice | None = None, secret: str | None = None,
+            now: datetime | None = None) -> TurnResult:
+    """Resolve the current turn: every phase in order, every order given a result.
+
+    The dice come from the game's dice ``secret`` (the turn's seed is derived from it, checked
+    against the commitment the Game tab published, revealed in the Log, and the next turn's
+    commitment is published; hidden draws such as a deck's order come from a stream keyed by
+    it), or from a given ``seed`` or ``dice`` (tests). ``now`` is when the turn is resolved:
+    the next deadline is set after it.
+    """
     with _collector_paused():
-        return _resolve(ruleset, raw, seed, dice)
+        return _resolve(ruleset, raw, seed, dice, secret, now)
 
 
 def private_notes(world: Any) -> dict[str, list[str]]:
@@ -266,15 +302,23 @@ def private_notes(world: Any) -> dict[str, list[str]]:
     return {p: list(lines) for p, lines in notes().items()} if notes is not None else {}
 
 
-def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
-             dice: Dice | None, notes_before: bool = False) -> TurnResult:
-    prepared = prepare(ruleset, raw)
+def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | None,
+             secret: str | None, now: datetime | None,
+             notes_before: bool = False) -> TurnResult:
+    prepared = prepare(ruleset, raw, secret)
     before = private_notes(prepared.world) if notes_before else None
     state = prepared.state
     turn = state.turn
-    if seed is None:
-        seed = dice.seed if dice is not None else dice_seed(state)
-    dice = dice or Dice(seed, game_secret(state))
+    fair = published = None
+    if seed is None and dice is None:
+        if secret is None:
+            raise DiceSecretError(f"no dice secret, so the dice cannot be rolled. {HOW_TO_SET}")
+        fair = turn_dice(secret, turn)
+        published = _committed(state, fair)
+        seed = fair.seed
+    elif seed is None:
+        seed = dice.seed
+    dice = dice or Dice(seed, hidden_key(secret) if secret else "")
     date = prepared.date
     if date.over:
         raise StateError([Problem(GAME_TAB, state.meta["setting_rows"].get("stage"), "value",
@@ -287,6 +331,9 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
                   date=date, settings=prepared.settings,
                   settings_tables=prepared.settings_tables)
     ctx.emit("", "turn", f"turn {turn} resolved by the {ruleset.title} rules, dice seed {seed}")
+    upcoming = turn_dice(secret, turn + 1) if fair is not None else None
+    if fair is not None:
+        ctx.emit("", "dice", dice_line(fair, bool(published), upcoming.commitment))
     prepared.lasting.attach(ctx)
     if ctx.decisions is not None:
         for order in ctx.orders(ANSWER):
@@ -318,9 +365,11 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None,
             [-r for r in parsed.blank_turn_rows if r < 0], turn)
     after_tables[LOG_TAB] = log_rows(state.tables[LOG_TAB], turn, events)
     next_date = ruleset.calendar.next_date(date, prepared.settings, ctx.next_stage)
+    revealed = {"last dice salt": fair.salt if fair else "",
+                DICE_COMMITMENT: upcoming.commitment if upcoming else ""}
     after_tables[GAME_TAB] = advance_game(state.tables[GAME_TAB], state.meta, seed,
-                                          ruleset.calendar.written(next_date),
-                                          setting_rows(ruleset.all_settings()))
+                                          {**ruleset.calendar.written(next_date), **revealed},
+                                          setting_rows(ruleset.all_settings()), now)
     after_meta = dict(state.meta, turn=turn + 1)
     return TurnResult(ruleset.name, turn, seed, state, GameState(after_tables, after_meta),
                       ordered, events,
@@ -389,15 +438,33 @@ def game_settings(ruleset: Ruleset, turn: int, meta: dict[str, Any]) -> dict[str
         return {}
 
 
-def check(ruleset: Ruleset, raw: GameState) -> TurnResult:
+#: practice dice for ``check``: its outcomes are never shown as if they were the real ones.
+PRACTICE_SEED = 0
+DEPENDS_ON_DICE = "valid; what it does depends on the dice rolled when the turn is resolved"
+MAY_FAIL_ON_DICE = ("valid now, but whether it succeeds depends on the dice rolled when the "
+                    "turn is resolved")
+FAILS_EITHER_WAY = ("would be rejected whatever the dice; why depends on the dice rolled when "
+                    "the turn is resolved")
+
+
+def check(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> TurnResult:
     """Resolve in memory and report each order as it stands now, without advancing anything.
 
     The returned ``after`` state differs from ``before`` only in the Orders tab's result and
     reason cells, which say "ok" or why the order would be rejected. Its notes are each
-    player's as the game stands before the turn (nothing the turn would draw).
+    player's as the game stands before the turn (nothing the turn would draw): the hands a
+    ruleset seals open only with the dice ``secret``. The real dice are not known before the
+    resolve: an order whose outcome changes when every practice die comes up the other way
+    says that it depends on the dice, never what practice dice gave.
     """
+    practice = PracticeDice(PRACTICE_SEED)
     with _collector_paused():
-        result = _resolve(ruleset, raw, 0, None, notes_before=True)
+        result = _resolve(ruleset, raw, None, practice, secret, None, notes_before=True)
+    results = result.results
+    if practice.rolled:
+        mirrored = {r.row: r for r in resolve(ruleset, raw, dice=PracticeDice(
+            PRACTICE_SEED, mirror=practice), secret=secret).results}
+        results = [_by_dice(r, mirrored.get(r.row)) for r in results]
     tables = dict(result.before.tables)
     for tab, sign in ((ORDERS_TAB, 1), (GM_ORDERS_TAB, -1)):
         if tab not in tables:
@@ -405,14 +472,25 @@ def check(ruleset: Ruleset, raw: GameState) -> TurnResult:
         orders = tables[tab].copy()
         for col in (RESULT, REASON):
             orders[col] = orders[col].astype(object)
-        for r in result.results:
+        for r in results:
             if r.row * sign > 0:
                 orders.at[r.row * sign, RESULT] = CHECK_WORDS[r.status]
                 orders.at[r.row * sign, REASON] = r.public_reason
         tables[tab] = orders
     after = GameState(tables, result.before.meta)
-    return TurnResult(ruleset.name, result.turn, 0, result.before, after, result.results, [],
+    return TurnResult(ruleset.name, result.turn, 0, result.before, after, results, [],
                       result.notes)
+
+
+def _by_dice(one: OrderResult, other: OrderResult | None) -> OrderResult:
+    """An order's check result, knowing its result with the other practice dice."""
+    if other is None or (other.status, other.reason) == (one.status, one.reason):
+        return one
+    rejected = [r.status is Status.REJECTED for r in (one, other)]
+    if all(rejected):
+        return replace(one, reason=FAILS_EITHER_WAY)
+    return replace(one, status=Status.APPLIED,
+                   reason=MAY_FAIL_ON_DICE if any(rejected) else DEPENDS_ON_DICE)
 
 
 def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_rows: list[int],
@@ -432,4 +510,4 @@ def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_r
 
 
 __all__ = ["CHECK_WORDS", "Loaded", "Prepared", "StateError", "all_tables", "check",
-           "game_secret", "game_settings", "prepare", "resolve"]
+           "game_settings", "prepare", "resolve"]

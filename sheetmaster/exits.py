@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 
+from sheetmaster.fairness import DiceSecretError
 from sheetmaster.schema import StateError
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import CredentialsError, redact
@@ -15,7 +16,8 @@ from sheetmaster.stores.google_auth import CredentialsError, redact
 
 class Exit(enum.IntEnum):
     OK = 0
-    #: ``check``: at least one order would be rejected (the sheet got every reason).
+    #: ``check``: at least one order would be rejected (the sheet got every reason);
+    #: ``verify``: a check of the turn failed.
     REJECTED = 1
     #: a usage error: a bad option, a missing file name, an unknown ruleset, a file in the way.
     USAGE = 2
@@ -25,7 +27,7 @@ class Exit(enum.IntEnum):
     #: the turn is not due yet (its deadline has not passed): nothing was done.
     NOT_DUE = 4
     #: the workbook or the Google Sheet could not be read or written (missing file,
-    #: another run holding the lock, network or Google errors, credentials).
+    #: another run holding the lock, network or Google errors, credentials, the dice secret).
     STORE = 5
     #: a bug in sheetmaster (the message asks you to report it, with its traceback).
     INTERNAL = 70
@@ -36,7 +38,7 @@ class Exit(enum.IntEnum):
 #: one line per code, for ``--help`` and the README.
 MEANINGS = {
     Exit.OK: "done",
-    Exit.REJECTED: "check: some orders would be rejected",
+    Exit.REJECTED: "check: some orders would be rejected; verify: a check failed",
     Exit.USAGE: "usage error (bad option, missing file name, unknown ruleset...)",
     Exit.SHEET_BROKEN: "the game's sheet is broken; nothing was changed",
     Exit.NOT_DUE: "the turn is not due yet; nothing was changed",
@@ -62,7 +64,7 @@ def classify(exc: BaseException) -> tuple[int, str, str]:
         return Exit.USAGE, "usage", message
     if isinstance(exc, NotDue):
         return Exit.NOT_DUE, "not-due", message
-    if isinstance(exc, (StoreError, CredentialsError)):
+    if isinstance(exc, (StoreError, CredentialsError, DiceSecretError)):
         return Exit.STORE, "store", redact(message)
     if isinstance(exc, OSError):
         where = f"{exc.filename}: " if exc.filename else ""

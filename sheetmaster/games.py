@@ -8,7 +8,8 @@
     # file = "games/avalon.xlsx"     # a workbook, relative to games.toml (local runs only)
     ruleset = "claims"               # the rules it plays by; must match its Game tab
     environment = "avalon"           # the GitHub environment with its secrets (default: name)
-    secrets = ["SHEETMASTER_SERVICE_ACCOUNT_JSON"]   # secrets the run needs (default: none)
+    secrets = ["SHEETMASTER_SERVICE_ACCOUNT_JSON", "SHEETMASTER_DICE_SECRET"]  # the run's
+                                     # secrets (default: none; a sheet's dice always need one)
 
 A broken games.toml is a usage error naming the game and the key; nothing is run.
 """
@@ -25,6 +26,7 @@ from typing import Any
 
 from sheetmaster import rules
 from sheetmaster.exits import UsageError
+from sheetmaster.fairness import SECRET_ENV
 from sheetmaster.stores.google_auth import JSON_ENV
 
 if sys.version_info >= (3, 11):
@@ -34,7 +36,7 @@ else:  # pragma: no cover - Python 3.10
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$")
 #: the secrets a game may name: those sheetmaster reads, which the workflow hands each job.
-KNOWN_SECRETS = (JSON_ENV,)
+KNOWN_SECRETS = (JSON_ENV, SECRET_ENV)
 KEYS = {"name", "sheet", "file", "ruleset", "environment", "secrets"}
 
 

@@ -238,11 +238,14 @@ class OrderReader:
         return ""
 
     def _read_field(self, kind: OrderKind, f: Field, cell: Any) -> Any:
-        if values.is_blank(cell):
+        if values.is_blank(cell) and not (f.count and values.is_number_error(cell)):
             if f.required:
                 raise BadValue(reasons.MISSING_FIELD.say(kind=kind.name, column=f.column))
             return None
         if f.count:
+            problem = _formula_reason(f.column, cell.strip()) if type(cell) is str else ""
+            if problem:
+                raise BadValue(problem)
             try:
                 number = values.whole_number(cell, strict=True)
             except BadValue as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -116,6 +117,8 @@ def _player_names(ruleset: Ruleset, state: GameState) -> list[str]:
 def _cell(value: Any) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)) or value == "":
         return "(blank)"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))  # "turn: 1 -> 2", not "1.0 -> 2"
     return str(value)
 
 
@@ -125,7 +128,7 @@ def format_diff(ruleset: Ruleset, result: TurnResult) -> str:
     grouped = diff_by_player(ruleset, result)
     events = _events_by_player(result)
     for who in sorted(set(grouped) | set(events), key=lambda p: (p == "", p)):
-        lines.append(f"== {who or 'game'} ==")
+        lines.append(f"== {one_line(who or 'game')} ==")
         new_rows: dict[tuple[str, int], list[str]] = defaultdict(list)
         for c in grouped.get(who, []):
             if c.tab == ORDERS_TAB:
@@ -134,13 +137,13 @@ def format_diff(ruleset: Ruleset, result: TurnResult) -> str:
                 new_rows[(c.tab, c.row)].append(f"{c.column}={_cell(c.after)}")
                 continue
             name = f" {c.key}" if c.key else ""
-            lines.append(f"  {c.tab}!{c.column} row {c.row}{name}: "
-                         f"{_cell(c.before)} -> {_cell(c.after)}")
+            lines.append(one_line(f"  {c.tab}!{c.column} row {c.row}{name}: "
+                                  f"{_cell(c.before)} -> {_cell(c.after)}"))
         for (tab, row), cells in sorted(new_rows.items()):
-            lines.append(f"  {tab} new row {row}: {', '.join(cells)}")
+            lines.append(one_line(f"  {tab} new row {row}: {', '.join(cells)}"))
         for e in events.get(who, []):
-            lines.append(f"    why: [{e.phase}] {e.text}")
-    return "\n".join(lines)
+            lines.append(one_line(f"    why: [{e.phase}] {e.text}"))
+    return printable("\n".join(lines))
 
 
 def _events_by_player(result: TurnResult) -> dict[str, list]:
@@ -156,9 +159,9 @@ def format_results(result: TurnResult, words: dict[Status, str] | None = None) -
     for r in result.results:
         reason = f": {r.reason}" if r.reason else ""
         status = words[r.status] if words else r.status.value
-        lines.append(f"  row {r.row:>5}  {r.player or '?'} - {r.kind or '?'} -> "
-                     f"{status}{reason}")
-    return "\n".join(lines) or "  (no orders this turn)"
+        lines.append(f"  row {r.row:>5}  {one_line(r.player or '?')} - "
+                     f"{one_line(r.kind or '?')} -> {status}{one_line(reason)}")
+    return printable("\n".join(lines)) or "  (no orders this turn)"
 
 
 GM = "GM"
@@ -171,16 +174,21 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
     ``viewer`` None: the public report a GM can post (public events only, secret orders'
     reasons withheld); a player's name: that player's own report (their private events,
     secrets and notes too, their section first); ``GM``: everything. ``checked``: the report
-    of a check (orders as they stand), not of a resolved turn.
+    of a check (orders as they stand), not of a resolved turn. Every text that comes from the
+    sheet is escaped (:func:`md`): what a player typed can never make a row, a heading, an
+    image, a link or a mention.
     """
     view = result if viewer == GM else result.public() if viewer is None else \
         result.seen_by(viewer)
     whose = "" if viewer is None else " (GM's full report)" if viewer == GM else \
-        f" for {viewer}"
+        f" for {md(viewer)}"
     title = f"# Turn {result.turn}: orders as they stand (a check){whose}" if checked else \
         f"# Turn {result.turn} results{whose}"
-    out = [title, "", f"Rules: {ruleset.title}." if checked else
-           f"Rules: {ruleset.title}. Dice seed: {result.seed}.", ""]
+    out = [title, "", f"Rules: {md(ruleset.title)}." if checked else
+           f"Rules: {md(ruleset.title)}. Dice seed: {result.seed}.", ""]
+    dice = next((e.text for e in view.events if e.kind == "dice"), "")
+    if dice:
+        out += [f"Dice: {md(dice)}. Anyone can check them with `sheetmaster verify`.", ""]
     grouped = diff_by_player(ruleset, view)
     events = _events_by_player(view)
     players = _player_names(ruleset, result.after)
@@ -191,11 +199,11 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
     if everyone:
         out += ["## The whole game", "", *everyone]
     for name in players:
-        out += [f"## {name}", ""]
+        out += [f"## {md(name)}", ""]
         out += _orders_section(view, name)
         if view.notes.get(name):
             out += ["**Only for you** (and the GM)", "",
-                    *(f"- {_md(line)}" for line in view.notes[name]), ""]
+                    *(f"- {md(line)}" for line in view.notes[name]), ""]
         out += _by_phase(ruleset, events.get(name, []))
         out += _holdings_section(ruleset, grouped.get(name, []), name, counts)
     if viewer == GM:
@@ -215,8 +223,8 @@ def _by_phase(ruleset: Ruleset, events: list) -> list[str]:
     out: list[str] = []
     for phase in ruleset.phases:
         if by_phase.get(phase.key):
-            out.append(f"**{phase.key}. {phase.title}**")
-            out += [f"- {_md(text)}" for text in by_phase[phase.key]]
+            out.append(f"**{md(phase.key)}. {md(phase.title)}**")
+            out += [f"- {md(text)}" for text in by_phase[phase.key]]
             out.append("")
     return out
 
@@ -235,7 +243,7 @@ def _orders_section(view: TurnResult, name: str) -> list[str]:
     if not mine:
         return ["No orders this turn.", ""]
     return ["| row | order | result | reason |", "|---|---|---|---|",
-            *(f"| {r.row} | {_md(r.kind)} | {r.status.value} | {_md(r.reason)} |"
+            *(f"| {r.row} | {md(r.kind)} | {r.status.value} | {md(r.reason)} |"
               for r in mine), ""]
 
 
@@ -251,16 +259,16 @@ def _holdings_section(ruleset: Ruleset, changes: list[CellChange], name: str,
         gained = [c.key for c in changes if c.tab == tab and c.after == name]
         lost = [c.key for c in changes if c.tab == tab and c.before == name]
         if gained:
-            out += [f"{noun.capitalize()} gained: {', '.join(_md(g) for g in gained)}", ""]
+            out += [f"{noun.capitalize()} gained: {', '.join(md(g) for g in gained)}", ""]
         if lost:
-            out += [f"{noun.capitalize()} lost: {', '.join(_md(g) for g in lost)}", ""]
+            out += [f"{noun.capitalize()} lost: {', '.join(md(g) for g in lost)}", ""]
         before, after = by_player.get(name, (0, 0))
         if before != after:
             out += [f"{noun.capitalize()} held: {before} -> {after}", ""]
     balance = [f"{ruleset.noun(c.column)} {_cell(c.before)} -> {_cell(c.after)}"
                for c in changes if c.key == name and (c.tab, c.column) not in derived]
     if balance:
-        out += ["Balances: " + "; ".join(_md(b) for b in balance), ""]
+        out += ["Balances: " + "; ".join(md(b) for b in balance), ""]
     return out
 
 
@@ -296,7 +304,7 @@ def _gm_only_section(ruleset: Ruleset, result: TurnResult) -> list[str]:
     if not hidden:
         return []
     return ["## GM-only lines", "",
-            *(f"- [{e.phase}] {_md(e.player or 'game')}: {_md(e.text)}" for e in hidden), ""]
+            *(f"- [{e.phase}] {md(e.player or 'game')}: {md(e.text)}" for e in hidden), ""]
 
 
 
@@ -305,5 +313,37 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else many or plural_word(word)}"
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|")
+#: line and paragraph breaks, and every other control character.
+_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+#: characters that make markdown (or Discord) markup inside a line: emphasis, code, links and
+#: images (their brackets), HTML and autolinks, table cells, spoilers, strike-through. (A
+#: heading, a quote or a list needs a line of its own, which a line break would start.)
+_MARKUP = re.compile(r"([\\`*_\[\]<|~])")
+_ZERO_WIDTH = "\u200b"
+
+
+def md(text: object) -> str:
+    """Text from the sheet, safe inside a markdown line or table cell: one line, markup
+    characters escaped, @mentions, bare links and HTML entities (``&#64;everyone``) broken
+    with a zero-width space."""
+    line = _BREAKS.sub(" ", str(text)).strip()
+    line = _MARKUP.sub(r"\\\1", line)
+    line = line.replace("@", "@" + _ZERO_WIDTH).replace("://", ":" + _ZERO_WIDTH + "//")
+    line = re.sub(r"&(?=[#A-Za-z])", "&" + _ZERO_WIDTH, line)  # no entity: &#64; is an @
+    return re.sub(r"(?i)\bwww\.", "www" + _ZERO_WIDTH + ".", line)
+
+
+def printable(text: str) -> str:
+    """Text for a terminal or a log: control characters (escape sequences a player could
+    type) shown as '?', line breaks kept."""
+    return re.sub(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]", "?", text)
+
+
+def one_line(text: object) -> str:
+    """Text from the sheet for one line of a terminal or a log: every control character,
+    line breaks too, shown as '?', so a player's text never starts a line of its own (where
+    GitHub Actions would run '::error::...' or '::add-mask::...' as a workflow command)."""
+    return _BREAKS_ONE.sub("?", str(text))
+
+
+_BREAKS_ONE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")

@@ -10,20 +10,17 @@ import contextlib
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, NoReturn
 
 from sheetmaster import rules, values
-from sheetmaster.engine import check, find_tab, resolve
+from sheetmaster.engine import PRACTICE_SEED, check, find_tab, resolve
 from sheetmaster.exits import NotDue
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Problem, Problems, StateError, match_columns, validate_table
 from sheetmaster.tabs import GAME, GAME_TAB, read_meta
 from sheetmaster.turns import deadline_problem
-
-#: the seed of a dry run before the deadline (the turn's own dice stay unknown until then).
-PRACTICE_SEED = 0
 
 
 class Mode(enum.Enum):
@@ -99,19 +96,21 @@ def decide(state: GameState, mode: Mode, *, force: bool = False,
     if mode is Mode.SCHEDULED and meta.get("deadline_at") is None:
         return ("the Game tab has no deadline, so a scheduled run cannot tell whether the "
                 "turn is due; set 'deadline' (and 'turn length (hours)')")
-    return deadline_problem(meta, now)
+    return deadline_problem(meta, now, force_hint=mode is Mode.RESOLVE)
 
 
 def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = False,
-             seed: int | None = None, now: datetime | None = None,
+             seed: int | None = None, secret: str | None = None, now: datetime | None = None,
              progress: Callable[[str], contextlib.AbstractContextManager] | None = None,
              ruleset: str | None = None) -> RunOutcome:
     """Lock, read, decide, resolve or check, and write, on any store.
 
-    ``progress(what)`` is entered around each long step (the CLI shows a bar). ``ruleset``:
-    the rules the game is expected to play by (games.toml); a sheet playing by other rules is
-    refused before anything is resolved.
+    The dice come from the game's dice ``secret`` (or a given ``seed``, for tests); ``now`` is
+    the time of the run (default: the clock). ``progress(what)`` is entered around each long
+    step (the CLI shows a bar). ``ruleset``: the rules the game is expected to play by
+    (games.toml); a sheet playing by other rules is refused before anything is resolved.
     """
+    now = now or datetime.now(timezone.utc)
     step = progress or (lambda what: contextlib.nullcontext())
     with store.locked():
         with step("reading the game"):
@@ -131,8 +130,9 @@ def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = Fal
             bool(decide(state, Mode.RESOLVE, now=now))
         with step(f"{'checking' if mode is Mode.CHECK else 'resolving'} with the "
                   f"{ruleset.name} rules"):
-            result = check(ruleset, state) if mode is Mode.CHECK else \
-                resolve(ruleset, state, seed=PRACTICE_SEED if practice else seed)
+            result = check(ruleset, state, secret) if mode is Mode.CHECK else \
+                resolve(ruleset, state, seed=PRACTICE_SEED if practice else seed,
+                        secret=secret, now=now)
         if dry_run:
             return RunOutcome(ruleset, result, practice=practice)
         with step("writing the results"):
@@ -143,5 +143,5 @@ def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = Fal
 def undo_turn(store: Any) -> int:
     """Undo the last resolved turn on any store; returns the turn to be played again."""
     with store.locked():
-        store.load()
-        return store.undo()
+        state = store.load()
+        return store.undo(game_settings(state)["turn"])

@@ -23,24 +23,29 @@ GAME = Table(
     GAME_TAB,
     (
         Column("setting", Kind.NAME, "what the value is"),
-        Column("value", Kind.RAW, "the value; sheetmaster updates 'turn' and 'last dice seed'",
-               owned=True),
+        Column("value", Kind.RAW, "the value; sheetmaster updates 'turn', the deadline and the "
+               "dice settings", owned=True),
         Column("help", Kind.TEXT, "what the setting means", optional=True),
     ),
     key="setting",
     help="Game settings: one setting a row.",
 )
 
-#: Game settings: key -> (default, help). ``turn`` and ``last dice seed`` are sheetmaster's.
+#: Game settings: key -> (default, help). ``turn`` and the dice settings are sheetmaster's.
 SETTINGS: dict[str, tuple[Any, str]] = {
     "ruleset": ("", "which rules this game plays by (do not change mid-game)"),
     "game": ("", "the game's name"),
     "turn": (1, "the turn being played now; sheetmaster adds 1 after each resolve"),
-    "seed": ("", "secret text the dice are derived from (with the turn number); keep private"),
     "deadline": ("", "when the current turn's orders close, e.g. 2026-11-22 23:59 (optional)"),
     "timezone": ("UTC", "time zone of the deadline, e.g. America/New_York"),
     "turn length (hours)": ("", "hours between deadlines; the deadline moves on after a resolve"),
-    "last dice seed": ("", "the dice seed of the last resolved turn (filled in by sheetmaster)"),
+    "dice commitment": ("", "SHA-256 commitment to this turn's dice, published before the "
+                            "deadline (filled in by sheetmaster; check it after the resolve "
+                            "with `sheetmaster verify`)"),
+    "last dice seed": ("", "the dice seed of the last resolved turn, revealed after it "
+                           "(filled in by sheetmaster)"),
+    "last dice salt": ("", "revealed with the seed: the commitment is SHA-256 of 'sheetmaster "
+                           "dice TURN SEED SALT' (filled in by sheetmaster)"),
     "orders tab": ("", "the tab orders are read from, if not 'Orders' (e.g. a Google Form's "
                        "'Form Responses 1')"),
 }
@@ -89,8 +94,8 @@ def read_meta(game: pd.DataFrame, problems: Problems,
               first_turn: int = 1) -> dict[str, Any]:
     """Game settings from the validated Game tab; checks turn, deadline and time zone.
 
-    ``store_meta`` is what the store knows (e.g. the spreadsheet's own time zone, in which
-    date serial numbers are read); ``ruleset_settings`` are the ruleset's own settings and
+    ``store_meta`` is what the store knows (e.g. the spreadsheet's own time zone, in which a
+    Form's timestamps are written); ``ruleset_settings`` are the ruleset's own settings and
     their defaults (the ruleset checks their values).
     """
     meta: dict[str, Any] = {key: default for key, (default, _) in SETTINGS.items()}
@@ -122,7 +127,9 @@ def read_meta(game: pd.DataFrame, problems: Problems,
     except (ZoneInfoNotFoundError, ValueError):
         meta["sheet_zone"] = meta["zone"]
     try:
-        meta["deadline_at"] = parse_deadline(meta["deadline"], meta["zone"], meta["sheet_zone"])
+        # A deadline is typed in the game's time zone, and a typed date becomes a serial
+        # number of that same wall-clock time.
+        meta["deadline_at"] = parse_deadline(meta["deadline"], meta["zone"], meta["zone"])
     except BadValue as exc:
         problems.add(GAME_TAB, rows.get("deadline"), "value", f"setting 'deadline': {exc}")
     if values.text(meta["turn length (hours)"]):
@@ -146,8 +153,8 @@ def parse_deadline(value: Any, zone: ZoneInfo, sheet_zone: ZoneInfo | None = Non
                    ) -> datetime | None:
     """A date and time: typed text, a datetime cell, or a date serial number.
 
-    Serial numbers are wall-clock time in the spreadsheet's zone (``sheet_zone``); text and
-    datetime cells without a zone are in the game's ``zone``.
+    Serial numbers are wall-clock time in ``sheet_zone`` (the spreadsheet's zone for a Form's
+    timestamps); text and datetime cells without a zone are in the game's ``zone``.
     """
     if values.is_blank(value):
         return None
@@ -171,28 +178,46 @@ def parse_deadline(value: Any, zone: ZoneInfo, sheet_zone: ZoneInfo | None = Non
 
 def advance_game(game: pd.DataFrame, meta: dict[str, Any], seed: int,
                  extra: Mapping[str, Any] | None = None,
-                 ruleset_settings: Mapping[str, tuple[Any, str]] | None = None) -> pd.DataFrame:
-    """The Game tab after a resolve: turn + 1, the seed used, the deadline moved on, and the
-    ruleset's ``extra`` settings for the next turn (e.g. its season; a setting the tab lacks
-    gets a row, with its help from ``ruleset_settings``)."""
+                 ruleset_settings: Mapping[str, tuple[Any, str]] | None = None,
+                 now: datetime | None = None) -> pd.DataFrame:
+    """The Game tab after a resolve: turn + 1, the seed used, the deadline moved on, and
+    ``extra`` settings for the next turn (e.g. its season; a setting the tab lacks gets a row,
+    with its help from ``ruleset_settings``, unless its value is blank)."""
     helps = {**SETTINGS, **(ruleset_settings or {})}
     updates: dict[str, Any] = {"turn": meta["turn"] + 1, "last dice seed": str(seed)}
     updates.update(extra or {})
     hours = meta.get("turn length (hours)")
     if meta.get("deadline_at") is not None and isinstance(hours, int) and hours > 0:
-        nxt = meta["deadline_at"] + timedelta(hours=hours)
+        nxt = next_deadline(meta["deadline_at"], hours, now)
         updates["deadline"] = nxt.replace(tzinfo=None).isoformat(sep=" ", timespec="minutes")
+    elif meta.get("deadline_at") is not None:
+        # The deadline was this turn's; without a turn length the next turn has none until
+        # the GM sets it (kept, it would be long past, and every nightly run would resolve).
+        updates["deadline"] = ""
     out = game.copy()
     keys = [values.fold(k) for k in out["setting"].tolist()]
     for key, value in updates.items():
         if key in keys:
             out.at[out.index[keys.index(key)], "value"] = value
+        elif values.is_blank(value):
+            continue
         else:
             row = (max(out.index) + 1) if len(out) else 2
             out.loc[row] = {"setting": key, "value": value,
                             **({"help": helps.get(key, ("", ""))[1]}
                                if "help" in out.columns else {})}
     return out
+
+
+def next_deadline(deadline: datetime, hours: int, now: datetime | None = None) -> datetime:
+    """The deadline after ``deadline``: a turn length later, or as many turn lengths as it
+    takes to be after ``now`` (a game resolved long after its deadline gets its next turn in
+    the future, not one that is already due)."""
+    step = timedelta(hours=hours)
+    nxt = deadline + step
+    if now is not None and nxt <= now:
+        nxt = deadline + step * ((now - deadline) // step + 1)
+    return nxt
 
 
 def log_rows(log: pd.DataFrame, turn: int, events: list[Event]) -> pd.DataFrame:

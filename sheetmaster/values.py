@@ -14,6 +14,11 @@ from decimal import Decimal
 from typing import Any
 
 _WHOLE = re.compile(r"[0-9]+")
+#: the largest whole number sheetmaster reads (spreadsheets hold numbers as doubles, exact to
+#: 2^53; larger ones are typos or attacks, e.g. 1e308 armies).
+MAX_WHOLE = 10**15
+#: what a spreadsheet shows for a formula that failed.
+_SHEET_ERRORS = ("#DIV/0!", "#N/A", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#NULL!", "#ERROR!")
 _YES = {"yes", "y", "true", "1", "x", "exiled", "in exile"}
 _NO = {"no", "n", "false", "0", ""}
 _LIST_SPLIT = re.compile(r"\s*[,;\n]\s*")
@@ -52,17 +57,30 @@ def text(value: Any) -> str:
     return str(value).strip()
 
 
+def is_number_error(value: Any) -> bool:
+    """NaN, an infinity, or a spreadsheet error such as #DIV/0!: not a number, and not blank."""
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    return type(value) is str and value.strip().upper() in _SHEET_ERRORS
+
+
 def whole_number(value: Any, *, blank: int | None = None, strict: bool = False) -> int:
-    """A whole number >= 0.
+    """A whole number from 0 to MAX_WHOLE.
 
     ``strict`` is for player-typed amounts: only plain digits without leading zeros, so
     "007", "1,2", "+3" and "ten" are refused rather than guessed at.
     """
     kind = type(value)
-    if kind is float and value >= 0 and value.is_integer():
+    if kind is float and 0 <= value <= MAX_WHOLE and value.is_integer():
         return int(value)
-    if kind is int and value >= 0:
+    if kind is int and 0 <= value <= MAX_WHOLE:
         return value
+    if is_number_error(value):
+        raise BadValue(f"{show(value)} is not a number (a formula that failed, or NaN); "
+                       f"write a whole number")
+    if isinstance(value, float) and value > MAX_WHOLE:
+        raise BadValue(f"{value:g} is too large (sheetmaster takes whole numbers up to "
+                       f"{MAX_WHOLE:,})")
     if is_blank(value):
         if blank is None:
             raise BadValue("is blank; write a whole number")
@@ -88,6 +106,9 @@ def whole_number(value: Any, *, blank: int | None = None, strict: bool = False) 
         raise BadValue(f"{show(value)} is not a whole number")
     if number < 0:
         raise BadValue(f"{show(value)} is negative; write a whole number of 0 or more")
+    if number > MAX_WHOLE:
+        raise BadValue(f"{show(value)} is too large (sheetmaster takes whole numbers up to "
+                       f"{MAX_WHOLE:,})")
     return number
 
 

@@ -70,7 +70,7 @@ def test_the_report_has_a_section_per_clan_and_the_season_checks_orders():
     ruleset = rules.get("clans")
     tables, orders, settings = ruleset.example()
     state = build_state(ruleset, tables, orders, settings=settings)
-    result = resolve(ruleset, state)
+    result = resolve(ruleset, state, secret="a test's dice secret")
     report = player_report(ruleset, result)
     for clan in ("Amana", "Kuroda", "Mori", "Takeda"):
         assert f"## {clan}" in report

@@ -41,7 +41,8 @@ def test_new_blank_workbook_has_every_tab_and_dropdowns(tmp_path):
     howto = [c.value for c in book["How to write orders"]["A"] if c.value]
     assert "build armies" in howto
     game = {r[0].value: r[1].value for r in book["Game"].iter_rows(min_row=2)}
-    assert game["ruleset"] == "claims" and game["turn"] == 1 and game["seed"]
+    assert game["ruleset"] == "claims" and game["turn"] == 1 and game["dice commitment"]
+    assert "seed" not in game  # the dice secret is never in the workbook players get
 
 
 def test_new_refuses_to_overwrite(tmp_path, capsys):
@@ -141,13 +142,18 @@ def test_deadline_in_the_future_waits_unless_forced(tmp_path, capsys):
 
 
 def test_deadline_moves_on_by_the_turn_length(tmp_path):
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo
+
     path = tmp_path / "g.xlsx"
     main(["new", "claims", str(path), "--example"])
-    set_game(path, deadline="2026-01-01 23:59", turn_length_hours=24)
+    zone = ZoneInfo("America/New_York")  # the example game's time zone
+    deadline = (datetime.now(zone) - timedelta(hours=1)).replace(second=0, microsecond=0)
+    set_game(path, deadline=f"{deadline:%Y-%m-%d %H:%M}", turn_length_hours=24)
     assert main(["resolve", str(path), "-q"]) == 0
     game = {r[0].value: r[1].value
             for r in openpyxl.load_workbook(path)["Game"].iter_rows(min_row=2)}
-    assert game["deadline"] == "2026-01-02 23:59"
+    assert game["deadline"] == f"{deadline + timedelta(hours=24):%Y-%m-%d %H:%M}"
 
 
 def test_eight_turns_in_a_row(tmp_path):

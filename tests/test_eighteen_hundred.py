@@ -12,24 +12,38 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from sheetmaster import rules
+from sheetmaster import rules, values
 from sheetmaster.builder import build_state
 from sheetmaster.cli import main
 from sheetmaster.engine import check, resolve
+from sheetmaster.fairness import EXAMPLE_SECRET, SECRET_ENV, hidden_key, secret_path
 from sheetmaster.model import GameState, Status
 from sheetmaster.report import GM, player_reports
 from sheetmaster.rules.eighteen_hundred import vocabulary
 from sheetmaster.rules.eighteen_hundred.example import before_setup
 from sheetmaster.rules.eighteen_hundred.example_cards import CATALOGUE
 from sheetmaster.runs import Mode, run_turn
+from sheetmaster.sealed import SecretNeeded, unseal
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.upload import upload_state
+from sheetmaster.values import BadValue
+from sheetmaster.verify import verify_turn
 from testkit import reliability as rel
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = rules.get("eighteen_hundred")
 README = ROOT / "sheetmaster" / "rules" / "eighteen_hundred" / "README.md"
+#: the example's dice secret (public: the examples'), which keys its hands and decks
+SECRET = EXAMPLE_SECRET
+
+
+def example() -> tuple[dict, list, dict]:
+    """The example game's tables, orders and Game tab settings: its dice secret (the
+    settings' 'seed', which ``new`` keeps beside the workbook) taken out of the sheet."""
+    tables, orders, settings = RULES.example()
+    assert settings["seed"] == SECRET
+    return tables, orders, {k: v for k, v in settings.items() if k != "seed"}
 
 
 def game_tab(path: Path) -> dict:
@@ -103,6 +117,15 @@ def test_the_example_plays_a_whole_era_every_stage_from_the_command_line(tmp_pat
     assert (state.tables["Pops"]["pops"] >= 0).all()
 
 
+
+def test_a_blank_game_starts_at_the_setup_turn_and_wants_nations(tmp_path):
+    game = tmp_path / "blank.xlsx"
+    assert main(["new", "eighteen_hundred", str(game)]) == 0
+    assert game_tab(game)["turn"] == 0 and "seed" not in game_tab(game)
+    before = game.read_bytes()
+    assert main(["resolve", str(game), "-qq"]) == 3  # "0 nations; the game is for 2 to 8"
+    assert game.read_bytes() == before
+
 def test_the_examples_catalogue_uses_every_clause_of_the_vocabulary():
     tables, _, _ = RULES.example()
     cards = [c for c in tables["Cards"]]
@@ -150,14 +173,15 @@ def held_cards(notes: list[str]) -> list[str]:
 
 
 def test_no_report_and_no_shared_tab_shows_another_nations_hand_or_ambition():
-    tables, orders, settings = RULES.example()  # after the setup: ambitions dealt, sealed
+    tables, orders, settings = example()  # after the setup: ambitions dealt, sealed
     dealt = [("Great Britain", "admin", "A1", "Royal Wedding"),
              ("France", "admin", "A2", "Land Reform"),
              ("Prussia", "military", "M1", "Entrenchment"),
              ("Austria", "admin", "A3", "Propaganda")]
     tables = dict(tables, Hands=[*tables["Hands"], *(dict(zip(("nation", "pile", "slot",
                                                                "card"), d)) for d in dealt)])
-    result = resolve(RULES, build_state(RULES, tables, orders, settings=settings))
+    result = resolve(RULES, build_state(RULES, tables, orders, settings=settings),
+                     secret=SECRET)
     secret = {nation: held_cards(lines) for nation, lines in result.notes.items()}
     assert secret["France"][0] == "Land Reform" and len(secret["France"]) == 2
     for row in result.after.tables["Hands"].to_dict("records"):
@@ -165,6 +189,7 @@ def test_no_report_and_no_shared_tab_shows_another_nations_hand_or_ambition():
     shared = "\n".join(str(v) for tab, df in result.after.tables.items()
                        if tab not in ("Cards", "Decks") for v in df.to_numpy().ravel())
     reports = player_reports(RULES, result)
+    assert all(reports[n].startswith(f"# Turn 1 results for {n}\n") for n in secret)
     for nation, cards in secret.items():
         for card in cards:
             assert card not in shared, f"{nation}'s {card} is in the shared sheet"
@@ -206,12 +231,78 @@ def test_check_shows_each_nation_its_own_cards_and_private_reasons(tmp_path):
     assert set(declared["reason"]) == {"private: your own turn report says what happened"}
 
 
+
+def sheet_texts(state: GameState) -> set[str]:
+    """Every text a player can read in the sheet: each tab's name, headers and cells."""
+    out = set()
+    for tab, df in state.tables.items():
+        out |= {str(tab), *(str(c) for c in df.columns)}
+        out |= {str(v).strip() for v in df.to_numpy().ravel() if not values.is_blank(v)}
+    return out
+
+
+def test_a_player_holding_the_whole_sheet_but_not_the_secret_opens_no_hand():
+    """A player may read every tab and copy the sheet: after two resolves the Game tab shows
+    the revealed seeds and salts and the next commitment, the Log the dice lines, the Hands
+    tab the sealed cards. No text of the sheet (nor the hidden-draw key one would make of it)
+    opens another nation's card; only the dice secret's key does. Without the secret, check,
+    resolve and verify say the hands cannot be opened, and name no card."""
+    secret = "a real game's dice secret, kept by the GM"
+    tables, settings = before_setup()
+    settings.pop("seed")
+    setup = resolve(RULES, build_state(RULES, tables, [], turn=0, settings=settings),
+                    secret=secret)
+    draft = resolve(RULES, setup.after, secret=secret)
+    sheet = draft.after  # all a player holds: every tab as the sheet shows it
+    hands = sheet.tables["Hands"].to_dict("records")
+    others = [h for h in hands if h["nation"] != "France"]
+    assert others and all(h["card"].startswith("sealed:") for h in hands)
+    candidates = sheet_texts(sheet)
+    assert str(draft.seed) in candidates  # the revealed seed is in the sheet
+    candidates |= {hidden_key(t) for t in list(candidates) if len(t) >= 12}
+    for key in sorted(candidates):
+        for held in others:
+            binding = f"{held['nation']} / {held['pile']} / {held['slot']}"
+            with pytest.raises((BadValue, SecretNeeded)):
+                unseal(key, held["card"], binding)
+    key = hidden_key(secret)  # the test can fail: the secret's key opens every hand
+    names = {unseal(key, h["card"], f"{h['nation']} / {h['pile']} / {h['slot']}")
+             for h in others}
+    assert names and names <= {c["card"] for c in CATALOGUE}
+    for run in (lambda: check(RULES, sheet), lambda: resolve(RULES, sheet, seed=draft.seed)):
+        with pytest.raises(SecretNeeded, match="hands cannot be opened") as refused:
+            run()
+        assert not any(name in str(refused.value) for name in names)
+    checked = verify_turn(sheet, before=setup.after, before_from="the sheet before")
+    assert not checked.failed
+    assert any(passed is None and "cannot be resolved again without it" in text
+               for passed, text in checked.checks)
+    assert check(RULES, sheet, secret).notes["France"]  # the GM's check opens them
+
+
+def test_check_on_a_players_copy_says_the_hands_cannot_be_opened(tmp_path, monkeypatch,
+                                                                  capsys):
+    monkeypatch.delenv(SECRET_ENV, raising=False)
+    game = tmp_path / "1800.xlsx"
+    assert main(["new", "eighteen_hundred", str(game), "--example"]) == 0
+    secret_path(game).unlink()  # a player's copy: the workbook without its secret
+    before = game.read_bytes()
+    capsys.readouterr()
+    assert main(["check", str(game), "--report-dir", str(tmp_path / "reports")]) == 5
+    out, err = capsys.readouterr()
+    assert "hands cannot be opened" in err and "Traceback" not in err
+    assert game.read_bytes() == before and not (tmp_path / "reports").exists()
+    assert not any(c["card"] in out + err for c in CATALOGUE)
+
 def test_the_decks_order_is_nowhere_in_the_sheet_and_follows_from_the_secret():
     tables, settings = before_setup()
-    first = resolve(RULES, build_state(RULES, tables, [], turn=0, settings=settings))
-    again = resolve(RULES, build_state(RULES, tables, [], turn=0, settings=settings))
-    other = resolve(RULES, build_state(RULES, tables, [], turn=0,
-                                       settings={**settings, "seed": "another secret"}))
+    settings.pop("seed")  # the dice secret is never in the sheet
+
+    def setup(secret: str):
+        return resolve(RULES, build_state(RULES, tables, [], turn=0, settings=settings),
+                       seed=1, secret=secret)
+
+    first, again, other = setup(SECRET), setup(SECRET), setup("another game's dice secret")
 
     def face_up(result) -> list[str]:
         return [r["card"] for r in result.after.tables["Rows"].to_dict("records")]
@@ -232,7 +323,7 @@ def server():
 
 
 def example_state(deadline_passed: bool = False) -> GameState:
-    tables, orders, settings = RULES.example()
+    tables, orders, settings = example()
     if deadline_passed:
         settings = dict(settings, deadline="2020-01-01 00:00", timezone="UTC",
                         **{"turn length (hours)": 24})
@@ -251,10 +342,10 @@ def test_a_round_through_google_sheets_matches_the_workbook(server, tmp_path):
     write_new_workbook(RULES, book, state)
     stages = []
     for _ in range(3):  # the draft, the turns, then round 2's draft (or a war)
-        outcome = run_turn(sheets, Mode.RESOLVE, seed=5)
+        outcome = run_turn(sheets, Mode.RESOLVE, seed=5, secret=SECRET)
         assert outcome.written
         stages.append(outcome.result.before.meta.get("stage"))
-        run_turn(XlsxStore(book), Mode.RESOLVE, seed=5)
+        run_turn(XlsxStore(book), Mode.RESOLVE, seed=5, secret=SECRET)
     with sheets.locked():
         from_sheet = sheets.load()
     from_file = XlsxStore(book).load()
@@ -277,7 +368,7 @@ def _whole(cell: str) -> str:
 
 def test_a_round_through_google_sheets_rides_out_faults(server):
     state = example_state(deadline_passed=True)
-    reference = rel.in_process_reference(server, state)
+    reference = rel.in_process_reference(server, state, SECRET)
     tally = rel.fault_runs(server, state, reference, runs=4, rate=0.4, seed=3)
     assert tally.lost == 0, "\n".join(tally.problems)
     assert tally.faults > 0 and tally.survived == tally.faults
@@ -288,11 +379,11 @@ def test_killing_a_resolve_leaves_the_old_stage_or_the_new_one(tmp_path):
     decks, the sealed hands and the next stage all written at once): the workbook is exactly
     the old stage or the new one, and the next scheduled run completes the stage."""
     due = (datetime.now(timezone.utc) - timedelta(hours=1)).strftime("%Y-%m-%d %H:%M")
-    tables, orders, settings = RULES.example()
+    tables, orders, settings = example()
     settings = dict(settings, turn=2, deadline=due, timezone="UTC",  # turn: as rel.DONE says
                     **{"turn length (hours)": 24})
     state = build_state(RULES, tables, orders, turn=2, settings=settings)
-    reference = rel.xlsx_reference(tmp_path, state, RULES)
+    reference = rel.xlsx_reference(tmp_path, state, RULES, SECRET)
     assert reference.old != reference.new
     tally = rel.crash_xlsx(tmp_path, reference, kills=4, seed=2)
     assert tally.lost == 0, "\n".join(tally.problems)
@@ -301,7 +392,7 @@ def test_killing_a_resolve_leaves_the_old_stage_or_the_new_one(tmp_path):
 
 def test_check_gives_private_reasons_and_no_draws():
     state = example_state()
-    checked = check(RULES, state)
+    checked = check(RULES, state, SECRET)
     assert all(r.status in (Status.APPLIED, Status.REJECTED, Status.NOT_NEEDED)
                for r in checked.results)
     assert checked.events == []
@@ -313,6 +404,7 @@ def test_init_lays_out_a_sheet_and_the_setup_runs_with_form_intake(server, monke
     """`init --rules eighteen_hundred` on a Google Sheet, the GM's map and catalogue, then the
     setup turn; orders come in through a verified form, one sent from the wrong address."""
     monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
+    monkeypatch.setenv(SECRET_ENV, "the 1800 sheet's dice secret")
     monkeypatch.chdir(tmp_path)
     questions = ["Timestamp", "Email Address", "player", "order",
                  *(c.name for c in RULES.order_columns)]  # one question per Orders column

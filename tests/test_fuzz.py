@@ -287,6 +287,7 @@ def test_a_game_tab_headed_setting_and_value_in_capitals_resolves(tmp_path: Path
     book = openpyxl.load_workbook(path)
     book["Game"]["A1"], book["Game"]["B1"] = "Setting", "VALUE"
     book.save(path)
+    (tmp_path / "game.xlsx.dice-secret").write_text("the game's dice secret")
     assert main(["resolve", str(path), "--force", "--quiet"]) == 0
     assert XlsxStore(path).load().tables["Game"].set_index("Setting").at["turn", "VALUE"] == 2
 
@@ -300,4 +301,4 @@ def test_an_engine_tab_without_one_of_its_columns_is_a_state_error(column):
     state = build_state(ruleset, tables, orders, settings=settings)
     state.tables["Decks"] = state.tables["Decks"].rename(columns={column: f"{column}?"})
     with pytest.raises(StateError, match=f"tab 'Decks', row 1, column '{column}'"):
-        resolve(ruleset, state, seed=1)
+        resolve(ruleset, state, seed=1, secret=settings["seed"])

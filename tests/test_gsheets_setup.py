@@ -23,11 +23,14 @@ def server():
         yield fake
 
 
+SECRET = "the test game's dice secret"
+
+
 def init(server, sid, **kw):
     store = SheetsStore(sid, server.client(), retry=RetryPolicy(deadline=5))
     with store.locked():
         plan = plan_init(store, RULESET, editors=["gm@example.org", "bot@x.iam"],
-                         existing=read_existing(store), **kw)
+                         existing=read_existing(store), secret=SECRET, **kw)
         store.apply(plan.requests, "laying out the sheet")
     return plan
 
@@ -46,7 +49,8 @@ def test_init_lays_out_tabs_headers_dropdowns_and_protection(server):
     assert server.values(sid, "Orders")[0][:3] == ["turn", "player", "order"]
     game = {row[0]: row[1] for row in server.values(sid, "Game")[1:]}
     assert game["ruleset"] == "claims" and game["turn"] == 1
-    assert game["timezone"] == "Europe/Paris" and len(game["seed"]) >= 16
+    assert game["timezone"] == "Europe/Paris" and len(game["dice commitment"]) == 64
+    assert "seed" not in game
     protected = {p["range"]["sheetId"]: p for s in meta["sheets"]
                  for p in s.get("protectedRanges", [])}
     players_id = sheets["Players"]["properties"]["sheetId"]
@@ -78,6 +82,7 @@ def test_init_with_a_form_adds_result_columns_to_the_responses_tab(server):
 
 def test_cli_runs_a_whole_game_on_a_sheets_endpoint(server, monkeypatch, capsys, tmp_path):
     monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
+    monkeypatch.setenv("SHEETMASTER_DICE_SECRET", SECRET)
     monkeypatch.chdir(tmp_path)
     sid = server.create_spreadsheet(title="g", sheets={"Sheet1": []})
     assert main(["init", "--sheet", sid, "--rules", "claims", "--editor", "gm@example.org"]) == 0
@@ -99,6 +104,7 @@ def test_cli_runs_a_whole_game_on_a_sheets_endpoint(server, monkeypatch, capsys,
 
 
 def test_credentials_never_appear_in_errors(monkeypatch, capsys):
+    monkeypatch.setenv("SHEETMASTER_DICE_SECRET", SECRET)
     key = {"type": "service_account", "project_id": "p", "private_key_id": "abcdef0123456789",
            "private_key": FAKE_KEY.replace("\\\\n", "\\n"),
            "client_email": "bot@p.iam.gserviceaccount.com", "client_id": "1",
@@ -121,6 +127,7 @@ def test_a_bad_private_key_is_not_echoed(monkeypatch, capsys, tmp_path):
     path = tmp_path / "key.json"
     path.write_text(json.dumps(key))
     monkeypatch.delenv("SHEETMASTER_SERVICE_ACCOUNT_JSON", raising=False)
+    monkeypatch.setenv("SHEETMASTER_DICE_SECRET", SECRET)
     assert main(["resolve", "--sheet", "x", "--credentials", str(path), "-q"]) == 5
     err = capsys.readouterr().err
     assert "MIIEvQ" not in err and "abcdef0123456789" not in err

@@ -25,8 +25,13 @@ def upload(server: FakeSheetsServer, state: GameState, time_zone: str = "UTC") -
     return upload_state(server, state, time_zone=time_zone)
 
 
+#: the test games' dice secret, kept outside the sheet as a real game's is.
+SECRET = "the test game's dice secret"
+
+
 def store_for(server: FakeSheetsServer, sid: str, **kw) -> SheetsStore:
     kw.setdefault("retry", RetryPolicy(deadline=5, first_wait=0.01, max_wait=0.05))
+    kw.setdefault("secret", SECRET)
     return SheetsStore(sid, server.client(), **kw)
 
 
@@ -72,7 +77,7 @@ def test_text_is_written_as_text_never_a_formula(server, claims):
         {"player": "Avalon", "order": "propose transfer", "deal": "+deal", "item": "gold",
          "amount": 1, "to": "Avalon"}])
     sid = upload(server, state)
-    run_turn(store_for(server, sid), Mode.RESOLVE)
+    run_turn(store_for(server, sid), Mode.RESOLVE, secret=SECRET)
     orders = server.values(sid, "Orders")
     header = orders[0]
     reasons = [row[header.index("reason")] for row in orders[1:]]
@@ -111,7 +116,8 @@ def test_a_fault_that_never_clears_fails_clearly_and_changes_nothing(server, exa
     server.fault_kinds = (503,)
     with pytest.raises(StoreError, match="kept failing"):
         run_turn(store_for(server, sid, retry=RetryPolicy(deadline=0.5, first_wait=0.01,
-                                                          max_wait=0.02)), Mode.RESOLVE)
+                                                          max_wait=0.02)), Mode.RESOLVE,
+                 secret=SECRET)
     server.fault_rate = 0.0
     assert {tab: server.values(sid, tab) for tab in example_state.tables} == before
 
@@ -121,10 +127,10 @@ def test_a_live_lock_keeps_a_second_run_out(server, example_state):
     first = store_for(server, sid)
     first.lock()
     with pytest.raises(StoreError, match="another sheetmaster run"):
-        run_turn(store_for(server, sid), Mode.RESOLVE)
+        run_turn(store_for(server, sid), Mode.RESOLVE, secret=SECRET)
     first.unlock()
     assert not [m for m in server.developer_metadata(sid) if m.get("metadataKey") == LOCK_KEY]
-    assert run_turn(store_for(server, sid), Mode.RESOLVE).written
+    assert run_turn(store_for(server, sid), Mode.RESOLVE, secret=SECRET).written
 
 
 def _with_deadline(claims, example_state, deadline: str, hours: int = 24) -> GameState:
@@ -142,14 +148,14 @@ def _an_hour_ago() -> str:
 def test_nightly_waits_for_the_deadline(server, claims, example_state):
     state = _with_deadline(claims, example_state, "2999-01-01 00:00")
     sid = upload(server, state)
-    outcome = run_turn(store_for(server, sid), Mode.SCHEDULED)
+    outcome = run_turn(store_for(server, sid), Mode.SCHEDULED, secret=SECRET)
     assert outcome.result is None and "deadline" in outcome.waiting
     assert not [m for m in server.developer_metadata(sid) if m.get("metadataKey") == LOCK_KEY]
 
 
 def test_nightly_resolves_once_however_often_it_runs(server, claims, example_state):
     sid = upload(server, _with_deadline(claims, example_state, _an_hour_ago(), hours=24))
-    outcomes = [run_turn(store_for(server, sid), Mode.SCHEDULED) for _ in range(3)]
+    outcomes = [run_turn(store_for(server, sid), Mode.SCHEDULED, secret=SECRET) for _ in range(3)]
     assert [o.written for o in outcomes] == [True, False, False]
     game = {row[0]: row[1] for row in server.values(sid, "Game")[1:]}
     assert game["turn"] == 3
@@ -162,7 +168,7 @@ def test_two_nightly_runs_at_once_advance_the_turn_once(server, claims, example_
 
     def run():
         try:
-            outcomes.append(run_turn(store_for(server, sid), Mode.SCHEDULED))
+            outcomes.append(run_turn(store_for(server, sid), Mode.SCHEDULED, secret=SECRET))
         except StoreError as exc:
             errors.append(exc)
 
@@ -186,7 +192,7 @@ def test_orders_posted_after_the_deadline_wait_for_the_next_turn(server, claims)
     state = build_state(claims, tables, orders,
                         settings={"deadline": 46000.5, "timezone": "America/New_York"})
     sid = upload(server, state, time_zone="America/New_York")
-    outcome = run_turn(store_for(server, sid), Mode.SCHEDULED)
+    outcome = run_turn(store_for(server, sid), Mode.SCHEDULED, secret=SECRET)
     assert [r.row for r in outcome.result.results] == [2]
     after = server.values(sid, "Orders")
     header = after[0]
@@ -206,7 +212,7 @@ def test_form_intake_rejects_orders_sent_from_someone_elses_address(server, clai
               {"email": "arthur@example.org", "player": "Avalon", "order": "build armies",
                "amount": 2}]
     sid = upload(server, build_state(claims, tables, orders))
-    outcome = run_turn(store_for(server, sid), Mode.RESOLVE)
+    outcome = run_turn(store_for(server, sid), Mode.RESOLVE, secret=SECRET)
     results = {r.row: r for r in outcome.result.results}
     assert results[2].status is Status.REJECTED and "not Avalon's address" in results[2].reason
     assert results[3].status is Status.APPLIED
@@ -233,7 +239,7 @@ def test_rows_a_table_loses_are_cleared(server, claims, example_state):
 def test_undo_puts_every_cell_back(server, example_state):
     sid = upload(server, example_state)
     before = {tab: server.values(sid, tab) for tab in example_state.tables}
-    run_turn(store_for(server, sid), Mode.RESOLVE)
+    run_turn(store_for(server, sid), Mode.RESOLVE, secret=SECRET)
     assert server.values(sid, "Players") != before["Players"]
     from sheetmaster.runs import undo_turn
 
@@ -242,4 +248,4 @@ def test_undo_puts_every_cell_back(server, example_state):
     assert after == before
     with pytest.raises(StoreError, match="nothing to undo"):
         undo_turn(store_for(server, sid))
-    assert run_turn(store_for(server, sid), Mode.RESOLVE).written  # and play it again
+    assert run_turn(store_for(server, sid), Mode.RESOLVE, secret=SECRET).written  # again

@@ -236,14 +236,15 @@ def test_each_lasting_tab_is_added_to_the_game(uses):
 
 
 def test_a_decks_hidden_order_follows_from_the_games_secret():
-    """The order is keyed by the game's secret (its 'seed'): the same secret deals the same
-    cards whatever the turn's dice seed, and another game's secret deals others."""
+    """The order is keyed by the game's dice secret (never in the sheet): the same secret
+    deals the same cards whatever the turn's dice seed, and another game's secret deals
+    others."""
     rules = deck_rules()
     orders = [{"player": "Stark", "order": "pay", "amount": 5}]
 
     def dealt(secret: str, seed: int) -> list[str]:
-        return drawn(resolve(rules, state(rules, orders, seed=secret), seed=seed))
+        return drawn(resolve(rules, state(rules, orders), seed=seed, secret=secret))
 
-    assert dealt("alpha", 1) == dealt("alpha", 2)
-    orders_by_secret = {tuple(dealt(f"secret {n}", 1)) for n in range(6)}
+    assert dealt("alpha's dice secret", 1) == dealt("alpha's dice secret", 2)
+    orders_by_secret = {tuple(dealt(f"game {n}'s dice secret", 1)) for n in range(6)}
     assert len(orders_by_secret) > 1  # not one order for every game

@@ -12,6 +12,7 @@ from sheetmaster import rules
 from sheetmaster.builder import build_state
 from sheetmaster.cli import main
 from sheetmaster.exits import Exit, UsageError
+from sheetmaster.fairness import SECRET_ENV
 from sheetmaster.games import github_matrix, load_games
 from sheetmaster.stores.google_auth import JSON_ENV
 from sheetmaster.stores.gsheets_client import ENDPOINT_ENV
@@ -56,6 +57,7 @@ def server():
 def three_games(server, tmp_path, monkeypatch):
     """avalon (claims, due), isles (clans, not due yet), broken (claims, 'ten' gold)."""
     monkeypatch.setenv(ENDPOINT_ENV, server.url)
+    monkeypatch.setenv(SECRET_ENV, "the games' dice secret")  # each bound to its sheet
     monkeypatch.chdir(tmp_path)
     sids = {
         "avalon": upload_state(server, example_state("claims", -1)),
@@ -130,6 +132,7 @@ def test_a_missing_secret_fails_that_game_before_it_is_touched(server, three_gam
 def test_workbook_games_run_locally(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "local.xlsx.dice-secret").write_text("the game's dice secret")
     write_new_workbook(rules.get("claims"), tmp_path / "games" / "local.xlsx",
                        example_state("claims", -1))
     toml = tmp_path / "games.toml"

@@ -29,10 +29,14 @@ def test_example_is_what_new_example_writes(tmp_path, ruleset):
         pd.testing.assert_frame_equal(shipped.tables[tab], again.tables[tab])
 
 
-@pytest.mark.parametrize(("ruleset", "turn"), [("claims", 2), ("clans", 5)])
+@pytest.mark.parametrize(("ruleset", "turn"),
+                         [("claims", 2), ("clans", 5), ("eighteen_hundred", 1)])
 def test_example_resolves_from_the_shipped_file(tmp_path, ruleset, turn):
     game = tmp_path / "example.xlsx"
     shutil.copy(TEMPLATES / f"{ruleset}-example.xlsx", game)
+    # the examples' dice secret ships with them: an example is for trying, not for playing
+    shutil.copy(TEMPLATES / f"{ruleset}-example.xlsx.dice-secret", tmp_path /
+                "example.xlsx.dice-secret")
     assert main(["resolve", str(game), "-q"]) == 0
     assert (tmp_path / f"example-turn-{turn}-report.md").exists()
     assert main(["resolve", str(game), "-q"]) == 0

@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from sheetmaster import fairness
 from sheetmaster.exits import Exit, UsageError
 from sheetmaster.stores.gsheets_client import ENDPOINT_ENV
 
@@ -30,10 +31,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
+        exports = [f"export {ENDPOINT_ENV}={server.url}"]
         if args.source:
             sid = upload_workbook(server, args.source)
             what = f"holding {args.source}"
             then = f"sheetmaster check --sheet {sid}"
+            kept = _recommit(server, sid, Path(args.source))
+            if kept is not None:
+                exports.append(f"export {fairness.SECRET_ENV}=\"$(cat {kept})\"")
         else:
             sid = server.create_spreadsheet(title=args.title)
             what = "empty"
@@ -42,7 +47,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
               f"sheets live in memory only)")
         print(f"spreadsheet id: {sid} ({what})")
         print("in another terminal:")
-        print(f"  export {ENDPOINT_ENV}={server.url}")
+        for line in exports:
+            print(f"  {line}")
         print(f"  {then}", flush=True)
         stop.wait()
     except KeyboardInterrupt:
@@ -51,6 +57,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
         server.stop()
     print("stopped; the fake's sheets are gone.")
     return Exit.OK
+
+
+def _recommit(server: Any, sid: str, workbook: Path) -> Path | None:
+    """A workbook's game on a sheet rolls the sheet's dice (its secret bound to the sheet):
+    publish the commitment of those. Returns the workbook's secret file (None if none)."""
+    try:
+        secret = fairness.read_secret(workbook, env={})
+    except fairness.DiceSecretError:
+        return None
+    rows = server.values(sid, "Game")
+    for number, row in enumerate(rows[1:], start=2):
+        if row and str(row[0]).strip().casefold() == "dice commitment":
+            turn = next((r[1] for r in rows if r and str(r[0]).strip() == "turn"), 1)
+            dice = fairness.turn_dice(fairness.for_sheet(secret, sid), int(float(turn)))
+            server.set_values(sid, f"Game!B{number}", [[dice.commitment]])
+    return fairness.secret_path(workbook)
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:

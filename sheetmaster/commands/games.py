@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sheetmaster import fairness
 from sheetmaster.commands.options import play, sheet_store, write_report
 from sheetmaster.console import print_table
 from sheetmaster.exits import Exit, UsageError, classify
@@ -71,9 +72,13 @@ def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameR
         if missing:
             return GameRun(game, "failed", Exit.STORE,
                            note=f"secret {', '.join(missing)} is not set")
-        store = sheet_store(game.sheet, args.credentials) if game.sheet else \
+        # each game its own dice: a sheet's secret is bound to the sheet, a workbook's is
+        # the file beside it
+        secret = fairness.for_sheet(fairness.read_secret(), game.sheet) if game.sheet else \
+            fairness.read_secret(game.file)
+        store = sheet_store(game.sheet, args.credentials, secret) if game.sheet else \
             XlsxStore(game.file)
-        outcome = play(store, Mode.SCHEDULED, args, ruleset=game.ruleset)
+        outcome = play(store, Mode.SCHEDULED, args, ruleset=game.ruleset, secret=secret)
         if outcome.result is None:
             return GameRun(game, "not due", Exit.OK, note=outcome.waiting)
         result = outcome.result

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import zipfile
 from pathlib import Path
 from typing import Any
 
+from sheetmaster import fairness
 from sheetmaster.console import Steps, verbosity
 from sheetmaster.exits import UsageError
 from sheetmaster.report import GM, player_report, player_reports
@@ -43,19 +45,41 @@ def sheet_options(p: argparse.ArgumentParser, required: bool = False) -> None:
                         "SHEETMASTER_CREDENTIALS_FILE, or Application Default Credentials)")
 
 
-def sheet_store(sheet: str, credentials: str | None = None) -> Any:
+def sheet_store(sheet: str, credentials: str | None = None, secret: str | None = None) -> Any:
+    from sheetmaster.stores.google_auth import FILE_ENV, JSON_ENV
     from sheetmaster.stores.gsheets import SheetsStore
-    from sheetmaster.stores.gsheets_client import open_client, store_options
+    from sheetmaster.stores.gsheets_client import ENDPOINT_ENV, open_client, store_options
 
-    return SheetsStore(sheet, open_client(credentials), **store_options())
+    given = credentials or any(os.environ.get(name, "").strip() for name in (
+        JSON_ENV, FILE_ENV, "GOOGLE_APPLICATION_CREDENTIALS"))
+    if os.environ.get(ENDPOINT_ENV, "").strip() and given:
+        log.warning("%s is set: Google Sheets calls go to %s, and no Google credentials are "
+                    "used", ENDPOINT_ENV, os.environ[ENDPOINT_ENV].strip())
+    return SheetsStore(sheet, open_client(credentials), secret=secret, **store_options())
 
 
-def game_store(args: argparse.Namespace, mode: Mode) -> Any:
+def dice_secret(args: argparse.Namespace, needed: bool) -> str | None:
+    """The game's dice secret (the file beside a workbook, or SHEETMASTER_DICE_SECRET bound to
+    a Google Sheet); None when the command can do without it and there is none."""
+    sheet, file = getattr(args, "sheet", None), getattr(args, "file", None)
+    if not sheet and not file:
+        return None  # no game named: the command says so
+    try:
+        if sheet:
+            return fairness.for_sheet(fairness.read_secret(), sheet)
+        return fairness.read_secret(Path(file))
+    except fairness.DiceSecretError:
+        if needed:
+            raise
+        return None
+
+
+def game_store(args: argparse.Namespace, mode: Mode, secret: str | None = None) -> Any:
     """The game the command names: a Google Sheet (--sheet) or a workbook file."""
     if getattr(args, "sheet", None):
         if getattr(args, "file", None):
             raise UsageError("name one game: a .xlsx file or --sheet, not both")
-        return sheet_store(args.sheet, args.credentials)
+        return sheet_store(args.sheet, args.credentials, secret)
     if not getattr(args, "file", None):
         raise UsageError("name the game: a .xlsx file, or --sheet SPREADSHEET_ID")
     out = getattr(args, "out", None)
@@ -72,14 +96,17 @@ def game_label(args: argparse.Namespace) -> str:
     return args.sheet if getattr(args, "sheet", None) else str(args.file)
 
 
-def play(store: Any, mode: Mode, args: argparse.Namespace, *,
-         ruleset: str | None = None) -> RunOutcome:
-    """run_turn with a progress bar over its steps (reading, resolving, writing)."""
+def play(store: Any, mode: Mode, args: argparse.Namespace, *, ruleset: str | None = None,
+         secret: str | None = None) -> RunOutcome:
+    """run_turn with a progress bar over its steps (reading, resolving, writing). The dice
+    come from ``secret``; without one a resolve stops, after the game was read and checked,
+    saying what is missing."""
     dry_run = getattr(args, "dry_run", False)
     steps = 2 if dry_run else 3
     with Steps(steps, show=verbosity(args) >= 0) as bar:
         return run_turn(store, mode, dry_run=dry_run, force=getattr(args, "force", False),
-                        seed=getattr(args, "seed", None), progress=bar.step, ruleset=ruleset)
+                        seed=getattr(args, "seed", None), secret=secret, progress=bar.step,
+                        ruleset=ruleset)
 
 
 def report_dir_option(p: argparse.ArgumentParser) -> None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import secrets
+import os
 from pathlib import Path
 from typing import Any
 
-from sheetmaster import rules
+from sheetmaster import fairness, rules, values
 from sheetmaster.builder import build_state
 from sheetmaster.commands.options import sheet_options, sheet_store
+from sheetmaster.engine import DICE_COMMITMENT
 from sheetmaster.exits import Exit, UsageError
 from sheetmaster.stores.xlsx_layout import write_new_workbook
 
@@ -27,34 +28,53 @@ def cmd_new(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if path.exists() and not args.force:
         raise UsageError(f"{path} already exists; pick another name or add --force")
+    tables, orders, settings, turn = {}, [], {"game": path.stem}, ruleset.first_turn
+    secret = fairness.new_secret()
     if args.example:
         if ruleset.example is None:
             raise UsageError(f"the {ruleset.name} ruleset has no example game")
         tables, orders, settings = ruleset.example()
         turn = 2 if any(r.get("turn") for r in tables.get("War results", [])) else 1
-        state = build_state(ruleset, tables, orders, turn=turn, settings=settings)
-    else:
-        state = build_state(ruleset, {}, [], settings={"game": path.stem,
-                                                       "seed": secrets.token_hex(8)})
+        # An example's dice secret is public (it is in the ruleset's code): fine for a try.
+        settings = dict(settings)
+        secret = values.text(settings.pop("seed", "")) or secret
+    first = int(settings.get("turn", turn))  # the turn the game starts on
+    settings[DICE_COMMITMENT] = fairness.turn_dice(secret, first).commitment
+    state = build_state(ruleset, tables, orders, turn=turn, settings=settings)
     write_new_workbook(ruleset, path, state)
+    kept = fairness.secret_path(path)
+    fairness.write_secret(kept, secret)
     print(f"wrote {path}: a {'playable example' if args.example else 'blank'} "
           f"{ruleset.name} game. Open it, read the 'How to write orders' tab, and fill it in.")
+    print(f"its dice secret is in {kept}: keep that file, and never give it to the players "
+          f"(share the workbook only)")
+    if secret == fairness.EXAMPLE_SECRET:
+        print(f"(an example's dice secret is the public {secret!r}, so anyone can compute its "
+              f"dice: fine for a try; for a real game, run `sheetmaster new` without "
+              f"--example)")
     return Exit.OK
 
 
 def cmd_init(args: argparse.Namespace) -> int:
     from sheetmaster.stores.google_auth import service_account_email
+    from sheetmaster.stores.gsheets_client import ENDPOINT_ENV
     from sheetmaster.stores.gsheets_init import plan_init, read_existing
 
     ruleset = known_ruleset(args.rules)
-    store = sheet_store(args.sheet, args.credentials)
-    editors = list(args.editor or [])
-    credentials = getattr(store.http, "auth", None)
-    editors.append(service_account_email(credentials))
+    made = not os.environ.get(fairness.SECRET_ENV, "").strip()
+    shared = fairness.new_secret() if made else fairness.read_secret()
+    secret = fairness.for_sheet(shared, args.sheet)
+    store = sheet_store(args.sheet, args.credentials, secret)
+    job = args.service_account or service_account_email(getattr(store.http, "auth", None))
+    if not job and not os.environ.get(ENDPOINT_ENV, "").strip():
+        raise UsageError("name the service account the nightly job runs as with "
+                         "--service-account EMAIL: init runs with your own Google account, and "
+                         "the job could not write the tabs init protects unless its account "
+                         "is one of their editors")
     with store.locked():
         existing = read_existing(store)
-        plan = plan_init(store, ruleset, editors=editors, form_tab=args.form_tab,
-                         existing=existing)
+        plan = plan_init(store, ruleset, editors=[*(args.editor or []), job],
+                         form_tab=args.form_tab, existing=existing, secret=secret)
         store.apply(plan.requests, "laying out the sheet")
     print(f"laid out {args.sheet} for the {ruleset.name} rules.")
     if plan.added_tabs:
@@ -63,6 +83,11 @@ def cmd_init(args: argparse.Namespace) -> int:
         print(f"  kept as they were: {', '.join(plan.kept_tabs)}")
     if plan.protected:
         print(f"  protected (GM and sheetmaster only): {', '.join(plan.protected)}")
+    if made:
+        print(f"\nthe game's dice secret (shown once; players must never see it):\n  {shared}\n"
+              f"store it as the secret {fairness.SECRET_ENV} of the game's GitHub environment "
+              f"(Settings -> Environments) and in your own {fairness.SECRET_ENV} to resolve, "
+              f"check or undo from your machine")
     return Exit.OK
 
 
@@ -80,14 +105,19 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "init", parents=[common], help="lay out a Google Sheet for a new game",
         description="Add the ruleset's tabs with headers, frozen header rows, dropdowns and a "
-                    "how-to tab to a Google Sheet; protect the state tabs so only the GM and "
-                    "the service account edit them. Tabs that already hold data are left "
-                    "alone.")
+                    "how-to tab to a Google Sheet, and turn 1's dice commitment; protect every "
+                    "tab but the players' orders so only the GM and the service account edit "
+                    "them. Tabs that already hold data are kept (and protected). Unless "
+                    "SHEETMASTER_DICE_SECRET is set, makes the game's dice secret and prints "
+                    "it once.")
     sheet_options(p, required=True)
     p.add_argument("--rules", required=True, help="which rules the game plays by")
     p.add_argument("--editor", action="append",
                    help="a GM's Google account e-mail allowed to edit the state tabs "
                         "(repeat for several)")
+    p.add_argument("--service-account", metavar="EMAIL",
+                   help="the service account the nightly job runs as (default: the one of the "
+                        "credentials used); it is made an editor of every protected tab")
     p.add_argument("--form-tab", help="a linked Google Form's responses tab to read orders "
                                       "from (rows must carry a verified e-mail)")
     p.set_defaults(run=cmd_init)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from sheetmaster import json_output, rules
-from sheetmaster.commands.options import json_option
+from sheetmaster.commands.options import dice_secret, json_option
 from sheetmaster.console import verbosity
 from sheetmaster.exits import Exit
 from sheetmaster.runs import ruleset_of
@@ -36,7 +36,8 @@ def cmd_golden(args: argparse.Namespace) -> int:
 
     state = XlsxStore(args.file).load()
     ruleset = ruleset_of(state)
-    case = capture_case(ruleset, state, args.rule, seed=args.seed)
+    case = capture_case(ruleset, state, args.rule, seed=args.seed,
+                        secret=dice_secret(args, needed=args.seed is None))
     text = yaml.safe_dump(case, sort_keys=False, allow_unicode=True, width=100)
     Path(args.out).write_text(text, encoding="utf-8")
     print(f"wrote {args.out}: check its expectations by the rules, then put it in "

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import logging
+from pathlib import Path
 from typing import Any
 
-from sheetmaster import json_output
+from sheetmaster import fairness, json_output
 from sheetmaster.commands.games import run_all
 from sheetmaster.commands.options import (
+    dice_secret,
     game_label,
     game_store,
     json_option,
@@ -24,6 +26,7 @@ from sheetmaster.exits import Exit, UsageError
 from sheetmaster.model import Status
 from sheetmaster.report import format_diff, format_results
 from sheetmaster.runs import Mode, undo_turn
+from sheetmaster.sealed import SecretNeeded
 
 log = logging.getLogger("sheetmaster")
 
@@ -33,8 +36,18 @@ PRACTICE_NOTE = ("(the deadline has not passed: these are practice dice, not the
 
 def run(args: argparse.Namespace, mode: Mode) -> int:
     """check, resolve and nightly, on either store."""
-    store = game_store(args, mode)
-    outcome = play(store, mode, args)
+    seed = getattr(args, "seed", None)
+    # On a Google Sheet the secret also signs the run's lock (a lock a player plants is not
+    # signed), so a run that writes a sheet needs it, but a test's with dice of its own.
+    secret = dice_secret(args, needed=bool(args.sheet) and seed is None)
+    store = game_store(args, mode, secret)
+    try:
+        outcome = play(store, mode, args, secret=secret)
+    except SecretNeeded:
+        raise  # its message says what cannot be opened without the secret, and who has it
+    except fairness.DiceSecretError:
+        dice_secret(args, needed=True)  # says exactly what is missing or wrong
+        raise
     result, ruleset = outcome.result, outcome.ruleset
     if result is None:
         print(f"nothing to do: {outcome.waiting}")
@@ -71,6 +84,10 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
                   style="green")
     if getattr(store, "kept", None):
         print(f"the workbook as it was before the turn is kept at {store.kept}")
+    if getattr(args, "out", None) and args.file:
+        copied = fairness.keep_secret_beside(Path(args.file), Path(args.out))
+        if copied:
+            print(f"its dice secret was copied to {copied}: keep it private")
     print(f"turn report for the players: {report}")
     return code
 
@@ -95,7 +112,8 @@ def cmd_nightly(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    store = game_store(args, Mode.CHECK)
+    # a Google Sheet's undo snapshot is checked with a key from the dice secret
+    store = game_store(args, Mode.CHECK, dice_secret(args, needed=bool(args.sheet)))
     turn = undo_turn(store)
     print(f"undid turn {turn}: the game is back on turn {turn}, as it was before it was "
           f"resolved.")

@@ -1,13 +1,19 @@
 """The Google Sheets store: a whole turn in three HTTP requests, retried safely.
 
-1. ``spreadsheets.batchUpdate`` that adds this run's lock (spreadsheet developer metadata)
-   and returns the spreadsheet's properties: tab titles, sheet ids, grid sizes, time zone,
-   and every lock present, so a run that finds another live lock backs off;
-2. one ``values.batchGet`` of every tab, unformatted (numbers as numbers, text as text, dates
-   as serial numbers converted with the spreadsheet's time zone);
+1. ``spreadsheets.batchUpdate`` that adds this run's lock (spreadsheet developer metadata,
+   DOCUMENT-visible so that runs with other credentials see it too, signed with a key from
+   the dice secret so that a lock a player forges is ignored) and returns the spreadsheet's
+   properties: tab titles, sheet ids, grid sizes, protections, time zone, and every lock
+   present, so a run that finds another live lock backs off;
+2. one ``values.batchGet`` of every tab as typed (``FORMULA``: a formula reads as its text,
+   so a formula a player types is refused as on a workbook; numbers unformatted, dates as
+   serial numbers), and only when some tab holds formulas, one more read of those tabs'
+   values;
 3. one ``spreadsheets.batchUpdate`` that grows grids where rows are added, writes every
    changed cell (text as ``stringValue``, so it can never become a formula; cleared cells as
-   empty) and removes the lock: atomic, all or nothing.
+   empty; a formula in a players' tab becomes its text, as on a workbook), the signed undo
+   snapshot, and removes this run's lock: atomic, all or nothing. Locks left by crashed runs
+   are removed afterwards, one by one, and one another run removed first is no failure.
 
 Every request is idempotent or identified by this run's id, so tenacity retries them on 408,
 429, 5xx and connection errors with jittered exponential back-off under an overall deadline.
@@ -19,95 +25,46 @@ import contextlib
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TypeVar
-
-import requests
-from gspread.exceptions import APIError
-from tenacity import (
-    RetryError,
-    Retrying,
-    retry_if_exception,
-    stop_after_delay,
-    wait_random_exponential,
-)
+from typing import Any
 
 from sheetmaster import values
+from sheetmaster.engine import all_tables
+from sheetmaster.fairness import derived_key, sign
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.report import cell_changes
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.stores.base import StoreError
-from sheetmaster.stores.google_auth import redact
+from sheetmaster.stores.google_auth import service_account_email
+from sheetmaster.stores.gsheets_cells import (
+    cell_requests,
+    cell_value,
+    delete_metadata,
+    is_formula,
+    merge_blank_runs,
+    protect_request,
+    quote,
+)
+from sheetmaster.stores.gsheets_retry import RETRY_STATUS, RetryPolicy
+from sheetmaster.stores.gsheets_undo import (
+    ADDED_ROWS,
+    UNDO_HEADER,
+    UNDO_TAB,
+    read_snapshot,
+    snapshot_rows,
+)
 from sheetmaster.stores.xlsx import read_sheet_rows
 
+__all__ = ["ADDED_ROWS", "LOCK_KEY", "RETRY_STATUS", "RetryPolicy", "SheetsStore", "UNDO_HEADER",
+           "UNDO_TAB", "cell_value"]
+
 LOCK_KEY = "sheetmaster-lock"
-#: a hidden tab holding what the last resolve overwrote, for `sheetmaster undo`.
-UNDO_TAB = "sheetmaster undo"
-UNDO_HEADER = ["turn", "tab", "row", "column", "value", "to row"]
-#: the "column" of an undo row that stands for whole rows the turn added.
-ADDED_ROWS = "(added rows)"
 #: how long a run may hold the lock; past that it was left by a run that died (the nightly
 #: job's own time limit is 20 minutes).
 LOCK_TTL_SECONDS = 20 * 60
-RETRY_STATUS = {408, 429, 500, 502, 503, 504}
-T = TypeVar("T")
-
-
-def _retryable(exc: BaseException) -> bool:
-    if isinstance(exc, APIError):
-        return _status(exc) in RETRY_STATUS
-    return isinstance(exc, (requests.ConnectionError, requests.Timeout))
-
-
-def _status(exc: APIError) -> int:
-    code = getattr(exc, "code", None)
-    if isinstance(code, int):
-        return code
-    response = getattr(exc, "response", None)
-    return getattr(response, "status_code", 0) or 0
-
-
-@dataclass
-class RetryPolicy:
-    """Jittered exponential back-off, given up after ``deadline`` seconds in all."""
-
-    deadline: float = 300.0
-    first_wait: float = 0.5
-    max_wait: float = 30.0
-    attempts: int = field(default=0, init=False)
-
-    def call(self, what: str, request: Callable[[], T]) -> T:
-        retrying = Retrying(
-            retry=retry_if_exception(_retryable),
-            wait=wait_random_exponential(multiplier=self.first_wait, max=self.max_wait),
-            stop=stop_after_delay(self.deadline),
-            reraise=False,
-        )
-        try:
-            for attempt in retrying:
-                with attempt:
-                    self.attempts += 1
-                    return request()
-        except RetryError as exc:
-            last = exc.last_attempt.exception()
-            raise StoreError(f"Google Sheets kept failing while {what} for "
-                             f"{self.deadline:.0f} s ({_describe(last)}); nothing more was "
-                             f"sent, try again later") from None
-        except APIError as exc:
-            raise StoreError(f"Google Sheets refused {what}: {_describe(exc)}") from None
-        raise AssertionError("unreachable")
-
-
-def _describe(exc: BaseException | None) -> str:
-    if isinstance(exc, APIError):
-        error = getattr(exc, "error", {}) or {}
-        status = error.get("status") or ""
-        message = error.get("message") or str(exc)
-        return redact(f"{_status(exc)} {status}: {message}".strip())
-    return redact(f"{type(exc).__name__}: {exc}") if exc else "unknown error"
 
 
 @dataclass
@@ -117,24 +74,37 @@ class Tab:
     rows: int
     columns: int
     header: list[str] = field(default_factory=list)
+    #: the tab's protected ranges, as spreadsheets.get shows them to this run.
+    protections: list[dict[str, Any]] = field(default_factory=list)
 
 
 class SheetsStore:
-    """A game kept in a Google Sheet, read and written through gspread's HTTP client."""
+    """A game kept in a Google Sheet, read and written through gspread's HTTP client.
+
+    ``secret`` is the game's dice secret: it signs this run's lock and the undo snapshot
+    (without it, locks cannot be told from forged ones and a snapshot cannot be undone).
+    ``account`` is the Google account this run acts as (default: the credentials' service
+    account), made an editor of the undo tab's protection if the store adds that tab.
+    """
 
     def __init__(self, spreadsheet_id: str, client: Any, *, retry: RetryPolicy | None = None,
-                 run_id: str | None = None, lock_ttl: float = LOCK_TTL_SECONDS) -> None:
+                 run_id: str | None = None, lock_ttl: float = LOCK_TTL_SECONDS,
+                 secret: str | None = None, account: str | None = None) -> None:
         self.spreadsheet_id = spreadsheet_id
         self.http = client.http_client
         self.retry = retry or RetryPolicy()
         self.run_id = run_id or secrets.token_hex(8)
         self.lock_ttl = lock_ttl
+        self.secret = secret
+        self.account = account or service_account_email(getattr(self.http, "auth", None))
         self.tabs: dict[str, Tab] = {}
         self.time_zone = "UTC"
         self.lock_ids: list[int] = []
         self.stale_lock_ids: list[int] = []
         #: each tab's values as read, for the undo snapshot.
         self.raw: dict[str, list[list[Any]]] = {}
+        #: each tab's formula cells as typed: (sheet row, 0-based column) -> '=...'.
+        self.formulas: dict[str, dict[tuple[int, int], str]] = {}
 
     def report_path(self, turn: int) -> Path:
         """Where the players' report of ``turn`` goes by default: the working folder."""
@@ -146,9 +116,8 @@ class SheetsStore:
         now = int(time.time())
         body = {
             "requests": [{"createDeveloperMetadata": {"developerMetadata": {
-                "metadataKey": LOCK_KEY,
-                "metadataValue": f"{self.run_id} {now} {now + int(self.lock_ttl)}",
-                "location": {"spreadsheet": True}, "visibility": "PROJECT"}}}],
+                "metadataKey": LOCK_KEY, "metadataValue": self._lock_value(now),
+                "location": {"spreadsheet": True}, "visibility": "DOCUMENT"}}}],
             "includeSpreadsheetInResponse": True,
             "responseIncludeGridData": False,
         }
@@ -160,17 +129,41 @@ class SheetsStore:
         for meta in book.get("developerMetadata") or []:
             if meta.get("metadataKey") != LOCK_KEY:
                 continue
-            run, since, until = _lock_fields(meta.get("metadataValue") or "")
-            entry = (int(meta["metadataId"]), run, since, until)
+            run, since, until, signed = self._lock_fields(meta.get("metadataValue") or "")
+            entry = (int(meta["metadataId"]), run, since, until, signed)
             (mine if run == self.run_id else others).append(entry)
         self.lock_ids = [m[0] for m in mine]
-        live = [o for o in others if now < o[3]]
-        self.stale_lock_ids = [o[0] for o in others if now >= o[3]]
+        live = [o for o in others if o[4] and now < o[3]]
+        self.stale_lock_ids = [o[0] for o in others if not (o[4] and now < o[3])]
         if live:
             self.unlock()
             since = datetime.fromtimestamp(min(o[2] for o in live), timezone.utc)
             raise StoreError(f"another sheetmaster run has been resolving this game since "
                              f"{since:%Y-%m-%d %H:%M} UTC; this run stops without changes")
+
+    def _lock_value(self, now: int) -> str:
+        """'RUN TAKEN EXPIRES SIGNATURE': the signature (from the dice secret) shows the lock
+        was taken by a sheetmaster run of this game, not typed in by a player."""
+        value = f"{self.run_id} {now} {now + int(self.lock_ttl)}"
+        return f"{value} {self._lock_signature(value)}" if self.secret else value
+
+    def _lock_signature(self, value: str) -> str:
+        key = derived_key(self.secret or "", "run lock")
+        return sign(key, f"{self.spreadsheet_id} {value}")[:32]
+
+    def _lock_fields(self, value: str) -> tuple[str, int, int, bool]:
+        """(run id, taken at, expires at, trusted) of a lock's value. Without the secret a
+        lock cannot be checked and is trusted; with it, only a correctly signed one is."""
+        parts = value.split()
+        run = parts[0] if parts else ""
+        try:
+            since = int(parts[1]) if len(parts) > 1 else 0
+            until = int(parts[2]) if len(parts) > 2 else since + LOCK_TTL_SECONDS
+        except ValueError:
+            return run, 0, 0, False  # unreadable: stale
+        trusted = not self.secret or (
+            len(parts) > 3 and parts[3] == self._lock_signature(" ".join(parts[:3])))
+        return run, since, until, trusted
 
     def _learn(self, book: dict[str, Any]) -> None:
         self.time_zone = (book.get("properties") or {}).get("timeZone") or "UTC"
@@ -180,19 +173,31 @@ class SheetsStore:
             self.tabs[props.get("title", "")] = Tab(props.get("title", ""),
                                                     int(props.get("sheetId", 0)),
                                                     int(grid.get("rowCount", 0)),
-                                                    int(grid.get("columnCount", 0)))
+                                                    int(grid.get("columnCount", 0)),
+                                                    protections=sheet.get("protectedRanges")
+                                                    or [])
 
     def unlock(self) -> None:
-        """Remove this run's lock (and stale ones) without writing anything else."""
+        """Remove this run's lock without writing anything else, then stale locks."""
         requests_ = self._unlock_requests()
         if requests_:
             self.retry.call("releasing the game's lock", lambda: self.http.batch_update(
                 self.spreadsheet_id, {"requests": requests_}))
         self.lock_ids = []
+        self._drop_stale_locks()
 
     def _unlock_requests(self) -> list[dict[str, Any]]:
-        return [{"deleteDeveloperMetadata": {"dataFilter": {"developerMetadataLookup": {
-            "metadataId": mid}}}} for mid in self.lock_ids + self.stale_lock_ids]
+        return [delete_metadata(mid) for mid in self.lock_ids]
+
+    def _drop_stale_locks(self) -> None:
+        """Remove locks left by crashed runs (or forged), each on its own: another run may
+        have removed one already, which Google refuses, and that is no failure."""
+        for mid in self.stale_lock_ids:
+            with contextlib.suppress(StoreError):
+                RetryPolicy(deadline=min(self.retry.deadline, 10.0)).call(
+                    "removing a stale lock", lambda mid=mid: self.http.batch_update(
+                        self.spreadsheet_id, {"requests": [delete_metadata(mid)]}))
+        self.stale_lock_ids = []
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
@@ -206,25 +211,48 @@ class SheetsStore:
                     self.unlock()
 
     # -- request 2: read -------------------------------------------------------------------
+    def look(self) -> GameState:
+        """Read the game without the lock, as anyone who may view the sheet can (for
+        ``sheetmaster verify``)."""
+        book = self.retry.call("reading the tab list", lambda: self.http.fetch_sheet_metadata(
+            self.spreadsheet_id, params={"fields": "properties.timeZone,sheets.properties"}))
+        self._learn(book)
+        return self.load()
+
     def load(self) -> GameState:
-        """Every tab in one values.batchGet, unformatted, dates converted in the sheet's zone."""
+        """Every tab as typed, in one values.batchGet (formula text, not its result); the
+        values of formula cells in one more read, only if a tab holds any."""
         if not self.tabs:
             raise StoreError("the lock must be taken (which reads the tab list) before loading")
         titles = list(self.tabs)
-        params = {"valueRenderOption": "UNFORMATTED_VALUE",
-                  "dateTimeRenderOption": "SERIAL_NUMBER", "majorDimension": "ROWS"}
-        reply = self.retry.call("reading the game", lambda: self.http.values_batch_get(
-            self.spreadsheet_id, [_quote(t) for t in titles], params=params))
+        typed = self._read(titles, "FORMULA")
+        with_formulas = [t for t in titles if any(is_formula(v) for r in typed[t] for v in r)]
+        computed = self._read(with_formulas, "UNFORMATTED_VALUE") if with_formulas else {}
         tables = {}
-        for title, value_range in zip(titles, reply.get("valueRanges") or []):
-            rows = [list(r) for r in value_range.get("values") or []]
+        for title in titles:
+            rows = computed.get(title, typed[title])
             self.raw[title] = rows
+            self.formulas[title] = {(r, c): v for r, row in enumerate(typed[title][1:], start=2)
+                                    for c, v in enumerate(row) if is_formula(v)}
             if title == UNDO_TAB:
                 continue  # sheetmaster's own, not part of the game
-            tables[title] = read_sheet_rows(rows)
+            tables[title] = df = read_sheet_rows(rows)
+            header = list(df.columns)
+            if self.formulas[title]:
+                df.attrs["formulas"] = {(r, header[c]): text for (r, c), text
+                                        in self.formulas[title].items() if c < len(header)}
             self.tabs[title].header = [values.fold(values.text(h)) for h in (rows[0] if rows
                                                                             else [])]
         return GameState(tables, {"sheet_timezone": self.time_zone})
+
+    def _read(self, titles: list[str], render: str) -> dict[str, list[list[Any]]]:
+        params = {"valueRenderOption": render, "dateTimeRenderOption": "SERIAL_NUMBER",
+                  "majorDimension": "ROWS"}
+        reply = self.retry.call("reading the game", lambda: self.http.values_batch_get(
+            self.spreadsheet_id, [quote(t) for t in titles], params=params))
+        ranges = reply.get("valueRanges") or []
+        return {title: [list(r) for r in (value_range.get("values") or [])]
+                for title, value_range in zip(titles, ranges)}
 
     def apply(self, requests_: list[dict[str, Any]], what: str) -> None:
         """Send ``requests_`` and release the lock, in one atomic batchUpdate.
@@ -243,6 +271,7 @@ class SheetsStore:
                     and self._lock_released()):
                 raise
         self.lock_ids = []
+        self._drop_stale_locks()
 
     def _lock_released(self) -> bool:
         """Whether none of this run's locks is left on the spreadsheet (False if unknown)."""
@@ -285,16 +314,29 @@ class SheetsStore:
                              change.row])
             else:
                 added.setdefault(tab.title, []).append(change.row)
-        undo = _merge_blank_runs(undo)
+        undo = merge_blank_runs(undo)
         for title, rows in added.items():
             undo.append([result.turn, title, min(rows), ADDED_ROWS, "", max(rows)])
-        self.apply(self._grow_requests(last_row) + _cell_requests(cells) +
-                   self._undo_requests(undo), "writing the turn")
+        self._formulas_to_text(ruleset, names, cells)
+        self.apply(self._grow_requests(last_row) + cell_requests(cells) +
+                   self._undo_requests(result.turn, undo), "writing the turn")
         return len(changes)
 
-    def _undo_requests(self, rows: list[list[Any]]) -> list[dict[str, Any]]:
-        """Replace the undo tab's content with ``rows`` (adding the hidden tab if needed)."""
-        body = [UNDO_HEADER, *rows]
+    def _formulas_to_text(self, ruleset: Ruleset, names: dict[str, str],
+                          cells: dict[tuple[int, int], dict[int, Any]]) -> None:
+        """Players' tabs hold text only: a formula typed into one is written back as its text
+        (as on a workbook), unless the turn writes that cell anyway."""
+        for table in all_tables(ruleset):
+            if not table.player_input:
+                continue
+            tab = self._tab(names.get(table.tab, table.tab))
+            for (row, column), text in self.formulas.get(tab.title, {}).items():
+                cells[(tab.sheet_id, column)].setdefault(row, text)
+
+    def _undo_requests(self, turn: int, rows: list[list[Any]]) -> list[dict[str, Any]]:
+        """Replace the undo tab's content with ``rows`` and their digest (adding the hidden,
+        protected tab if the game has none yet)."""
+        body = snapshot_rows(self.spreadsheet_id, turn, rows, self.secret)
         tab = self.tabs.get(UNDO_TAB)
         out: list[dict[str, Any]] = []
         if tab is None:
@@ -315,36 +357,35 @@ class SheetsStore:
             "rows": [{"values": [{"userEnteredValue": cell_value(v)} for v in r]}
                      for r in body],
             "fields": "userEnteredValue"}})
+        if not tab.protections and self.account:
+            out.append(protect_request(tab.sheet_id, UNDO_TAB, [self.account]))
+            tab.protections = [{"range": {"sheetId": tab.sheet_id}}]
         return out
 
-    def undo(self) -> int:
-        """Put back what the last resolve overwrote (the lock must be held and the game read).
+    def undo(self, current_turn: int | None = None) -> int:
+        """Put back what the last resolve overwrote (the lock must be held and the game read),
+        if its snapshot's digest shows it is the one sheetmaster wrote.
 
         Returns the turn that is being played again.
         """
-        rows = self.raw.get(UNDO_TAB, [])[1:]
-        if not rows:
-            raise StoreError("there is nothing to undo: no resolve has been recorded")
-        turn = int(float(rows[0][0]))
+        snapshot = read_snapshot(self.spreadsheet_id, self.raw.get(UNDO_TAB, []), self.secret,
+                                 current_turn)
         cells: dict[tuple[int, int], dict[int, Any]] = defaultdict(dict)
-        for entry in rows:
-            entry = entry + [""] * (len(UNDO_HEADER) - len(entry))
-            _, title, row, column, value, to_row = entry[:6]
-            tab = self._tab(str(title))
-            if column == ADDED_ROWS:
-                for r in range(int(float(row)), int(float(to_row)) + 1):
+        for entry in snapshot.entries:
+            tab = self._tab(entry.tab)
+            if entry.column == ADDED_ROWS:
+                for r in range(entry.row, entry.to_row + 1):
                     for c in range(len(tab.header)):
                         cells[(tab.sheet_id, c)][r] = ""
             else:
-                _, c = self._column(str(title), str(column))
-                last = int(float(to_row)) if not values.is_blank(to_row) else int(float(row))
-                for r in range(int(float(row)), last + 1):
-                    cells[(tab.sheet_id, c)][r] = value
+                _, c = self._column(entry.tab, entry.column)
+                for r in range(entry.row, entry.to_row + 1):
+                    cells[(tab.sheet_id, c)][r] = entry.value
         undo_tab = self.tabs[UNDO_TAB]
         clear = {"updateCells": {"range": {"sheetId": undo_tab.sheet_id},
                                  "fields": "userEnteredValue"}}
-        self.apply(_cell_requests(cells) + [clear], "undoing the last turn")
-        return turn
+        self.apply(cell_requests(cells) + [clear], "undoing the last turn")
+        return snapshot.turn
 
     def _column(self, tab_name: str, column: str) -> tuple[Tab, int]:
         tab = self._tab(tab_name)
@@ -371,64 +412,3 @@ class SheetsStore:
                                    "gridProperties": {"rowCount": tab.rows}},
                     "fields": "gridProperties.rowCount"}})
         return out
-
-
-def _cell_requests(cells: dict[tuple[int, int], dict[int, Any]]) -> list[dict[str, Any]]:
-    """One updateCells per run of consecutive changed rows in one column."""
-    out = []
-    for (sheet_id, column), by_row in sorted(cells.items()):
-        rows = sorted(by_row)
-        start = 0
-        while start < len(rows):
-            end = start
-            while end + 1 < len(rows) and rows[end + 1] == rows[end] + 1:
-                end += 1
-            out.append({"updateCells": {
-                "start": {"sheetId": sheet_id, "rowIndex": rows[start] - 1,
-                          "columnIndex": column},
-                "rows": [{"values": [{"userEnteredValue": cell_value(by_row[r])}]}
-                         for r in rows[start:end + 1]],
-                "fields": "userEnteredValue"}})
-            start = end + 1
-    return out
-
-
-def _merge_blank_runs(entries: list[list[Any]]) -> list[list[Any]]:
-    """Undo entries of consecutive rows of one column that were all blank become one entry
-    (row .. to row), so clearing 5,000 result cells costs one line, not 5,000."""
-    out: list[list[Any]] = []
-    for entry in sorted(entries, key=lambda e: (e[1], e[3], e[2])):
-        last = out[-1] if out else None
-        if (last is not None and values.is_blank(entry[4]) and values.is_blank(last[4])
-                and last[1] == entry[1] and last[3] == entry[3] and last[5] + 1 == entry[2]):
-            last[5] = entry[2]
-        else:
-            out.append(entry)
-    return out
-
-
-def _lock_fields(value: str) -> tuple[str, int, int]:
-    """(run id, taken at, expires at) of a lock's value 'RUN TAKEN EXPIRES'."""
-    parts = value.split()
-    run = parts[0] if parts else ""
-    try:
-        since = int(parts[1]) if len(parts) > 1 else 0
-        until = int(parts[2]) if len(parts) > 2 else since + LOCK_TTL_SECONDS
-    except ValueError:
-        return run, 0, 0  # unreadable: treat as stale
-    return run, since, until
-
-
-def cell_value(value: Any) -> dict[str, Any]:
-    """A cell's userEnteredValue: text is always stringValue (never a formula)."""
-    if values.is_blank(value):
-        return {}
-    if isinstance(value, bool):
-        return {"boolValue": value}
-    if isinstance(value, (int, float)):
-        return {"numberValue": value}
-    return {"stringValue": str(value)}
-
-
-def _quote(title: str) -> str:
-    return "'" + title.replace("'", "''") + "'"

@@ -18,6 +18,7 @@ from typing import Any
 
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import load_credentials
+from sheetmaster.stores.sheets_endpoint import endpoint_session
 
 ENDPOINT_ENV = "SHEETMASTER_SHEETS_ENDPOINT"
 LOCK_TTL_ENV = "SHEETMASTER_LOCK_TTL"
@@ -32,9 +33,7 @@ def open_client(credentials_path: str | None = None) -> Any:
 
     endpoint = os.environ.get(ENDPOINT_ENV, "").strip()
     if endpoint:
-        from sheetmaster.testing.fakesheets import session_for
-
-        client = gspread.Client(auth=None, session=session_for(endpoint))
+        client = gspread.Client(auth=None, session=endpoint_session(endpoint))
     else:
         client = gspread.Client(auth=load_credentials(credentials_path))
     client.set_timeout(REQUEST_TIMEOUT)

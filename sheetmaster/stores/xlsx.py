@@ -73,7 +73,7 @@ class XlsxStore:
         self.backup = backup
         self.kept: Path | None = None
 
-    def undo(self) -> int:
+    def undo(self, current_turn: int | None = None) -> int:
         """Put the game back as it was before its last resolved turn (lock held)."""
         return undo_last_turn(self.path)
 

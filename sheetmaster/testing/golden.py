@@ -19,6 +19,10 @@ Format (every key but ``rule``, ``tables`` and ``expect`` is optional)::
       events_in_order: ["Austria collects", "France collects"]   # ... in lines in this order
       only_changes: true               # no owned cell changes beyond those in expect.tables
       error: "tab 'Territories', row 3, column 'borders'"   # the state is refused
+
+The dice are the scripted ones; every case is resolved with :data:`GOLDEN_SECRET` as the game's
+dice secret, which keys only what a ruleset seals in the sheet (a sealed card in 1800's Hands
+tab is sealed with it).
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ from sheetmaster.schema import StateError
 from sheetmaster.tabs import GAME
 
 REQUIRED = ("rule", "tables", "expect")
+#: the dice secret of every golden case (public: a test's).
+GOLDEN_SECRET = "the golden cases' dice secret"
 
 
 @dataclass
@@ -78,12 +84,12 @@ def run_case(case: GoldenCase, state: GameState | None = None) -> TurnResult | N
     state = state if state is not None else case.state()
     if "error" in expect:
         try:
-            resolve(case.ruleset, state, dice=dice)
+            resolve(case.ruleset, state, dice=dice, secret=GOLDEN_SECRET)
         except StateError as exc:
             assert expect["error"] in str(exc), f"error was:\n{exc}"
             return None
         raise AssertionError(f"expected the state to be refused with: {expect['error']}")
-    result = resolve(case.ruleset, state, dice=dice)
+    result = resolve(case.ruleset, state, dice=dice, secret=GOLDEN_SECRET)
     assert not dice.unused, f"scripted dice not rolled: {dice.unused}"
     _check_results(result, expect.get("results"), len(case.data.get("orders") or []))
     _check_tables(case, result, expect.get("tables") or {})
@@ -200,15 +206,16 @@ def case_paths(root: Path) -> list[Path]:
     return sorted(root.glob("*/*.yaml"))
 
 
-def capture_case(ruleset, state, rule: str, *, seed: int | None = None) -> dict[str, Any]:
+def capture_case(ruleset, state, rule: str, *, seed: int | None = None,
+                 secret: str | None = None) -> dict[str, Any]:
     """A golden case from a real turn: its tabs, orders, the dice it rolled and its outcome.
 
     The GM checks the outcome by the rules, quotes the rule, and drops it in tests/golden/.
     """
     from sheetmaster.engine import prepare
 
-    prepared = prepare(ruleset, state)
-    result = resolve(ruleset, state, seed=seed)
+    prepared = prepare(ruleset, state, secret)
+    result = resolve(ruleset, state, seed=seed, secret=secret)
     input_tables = {t.tab: t for t in ruleset.tables}
 
     def rows(df, columns) -> list[dict[str, Any]]:

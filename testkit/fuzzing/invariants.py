@@ -179,7 +179,7 @@ REJECTION_MATTERS: dict[str, frozenset[str]] = {}
 
 
 def rejected_rows_are_inert(ruleset: Ruleset, raw: GameState, result: TurnResult,
-                            seed: int | None = None) -> list[str]:
+                            seed: int | None = None, secret: str | None = None) -> list[str]:
     """Blank every rejected row and resolve again: the state tabs must come out the same.
 
     Rows of the kinds in :data:`REJECTION_MATTERS` are kept (e.g. a rejected item of a deal
@@ -203,8 +203,11 @@ def rejected_rows_are_inert(ruleset: Ruleset, raw: GameState, result: TurnResult
         # as cells, never as a column pandas types (a date left alone would make it datetime
         # and its blanks NaT, which no store gives)
         df[column] = pd.Series(cells, index=df.index, dtype=object)
-    again = resolve(ruleset, GameState(dict(raw.tables, **{tab: df}), dict(raw.meta)),
-                    seed=seed)
+    # the same dice as the turn's: its seed, or its secret (which also keys private draws
+    # and opens what a ruleset sealed, so it goes along with a seed too)
+    dice = {"secret": secret} if secret and seed is None else \
+        {"seed": result.seed if seed is None else seed, "secret": secret}
+    again = resolve(ruleset, GameState(dict(raw.tables, **{tab: df}), dict(raw.meta)), **dice)
     out = []
     for table in ruleset.tables:
         a, b = result.after.tables[table.tab], again.after.tables[table.tab]

@@ -214,8 +214,8 @@ HANDS = Table(
                noun="a pile", required=True, owned=True),
         Column("slot", Kind.TEXT, "the card's place in the hand (A3: the third admin card "
                "dealt in the game)", owned=True),
-        Column("card", Kind.TEXT, "the card, sealed with the game's secret: only its holder's "
-               "report names it (a name typed here is sealed by the next resolve)",
+        Column("card", Kind.TEXT, "the card, sealed with the game's dice secret: only its "
+               "holder's report names it (a name typed here is sealed by the next resolve)",
                owned=True),
         Column("status", Kind.TEXT, "blank while held; 'played (round N)'...", owned=True),
         Column("revealed", Kind.TEXT, "the card's name once it left the hand", owned=True),

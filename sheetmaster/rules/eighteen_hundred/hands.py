@@ -3,11 +3,13 @@
 "Both Admin and Military Cards are secret" and the National Ambition is drawn with "Look at
 your National Ambition, but do not share it with others" (L33, L62). Anyone who can open the
 sheet reads every tab, so each card in hand is a row of the Hands tab whose card cell is
-sealed with the game's secret (:mod:`sheetmaster.sealed`) and bound to its nation, pile and
-slot: everyone sees how many cards a nation holds (the board game shows that much), nobody
-which, and a token copied into another row opens nowhere. Only sheetmaster, holding the
-secret, opens them: to resolve a turn, and to write each nation's own report (its notes).
-This works the same on both stores and needs no second sheet or file.
+sealed with a key from the game's dice secret (:mod:`sheetmaster.sealed`; the engine's
+``Loaded.key``) and bound to its nation, pile and slot: everyone sees how many cards a nation
+holds (the board game shows that much), nobody which, and a token copied into another row
+opens nowhere. Only sheetmaster given the dice secret, which is never in the sheet, opens them:
+to resolve a turn, to check one, and to write each nation's own report (its notes). Without
+the secret (a player's copy) a run stops at once and says so (:func:`secret_needed`). This
+works the same on both stores and needs no second sheet or file.
 
 A card name the GM types in plain (say, dealing by hand in a custom start) is accepted and
 sealed by the next resolve. A card that leaves a hand keeps its row, with its status and its
@@ -19,8 +21,9 @@ from __future__ import annotations
 from typing import Protocol
 
 from sheetmaster import values
+from sheetmaster.fairness import SECRET_ENV, SECRET_SUFFIX
 from sheetmaster.schema import Problems
-from sheetmaster.sealed import is_sealed, seal, unseal
+from sheetmaster.sealed import SecretNeeded, is_sealed, seal, unseal
 from sheetmaster.values import BadValue, Names
 
 from .card_tabs import ADMIN_PILE, AMBITION_PILE, HANDS, MILITARY_PILE, Card, Held
@@ -28,9 +31,9 @@ from .vocabulary import ADMIN, AMBITION, MILITARY
 
 
 class Holders(Protocol):
-    """What the hands are read against: the game's secret, the catalogue, the nations."""
+    """What the hands are read against: the sealing key, the catalogue, the nations."""
 
-    secret: str
+    key: str
     hands: list[Held]
     cards: dict[str, Card]
     card_names: Names
@@ -45,6 +48,17 @@ class Holders(Protocol):
 PILE_DECK = {ADMIN_PILE: ADMIN, MILITARY_PILE: MILITARY, AMBITION_PILE: AMBITION}
 
 
+def secret_needed() -> SecretNeeded:
+    """Why a run without the dice secret stops: it could neither open the hands nor seal a
+    card dealt (and the decks' order follows from the secret too)."""
+    return SecretNeeded(
+        f"the cards in hand ({HANDS.tab} tab) are sealed with the game's dice secret, and this "
+        f"run was not given it, so the hands cannot be opened: a copy of the game without its "
+        f"secret cannot be checked or resolved. The GM's check and resolve, with the secret "
+        f"(the file GAME.xlsx{SECRET_SUFFIX} beside the workbook, or {SECRET_ENV} for a "
+        f"Google Sheet), show each nation its own hand in its report")
+
+
 def open_hands(world: Holders, rows: list[Held], problems: Problems) -> None:
     """Each row's card, opened (or read in plain), checked against the catalogue."""
     for held in rows:
@@ -54,7 +68,7 @@ def open_hands(world: Holders, rows: list[Held], problems: Problems) -> None:
             problems.add(HANDS.tab, held.row, "card", "is blank; every card in hand has one")
             continue
         try:
-            name = unseal(world.secret, cell, held.binding) if is_sealed(cell) else cell
+            name = unseal(world.key, cell, held.binding) if is_sealed(cell) else cell
         except BadValue as exc:
             problems.add(HANDS.tab, held.row, "card", str(exc))
             continue
@@ -81,7 +95,7 @@ def sealed_cells(world: Holders) -> list[str]:
     out = []
     for held in world.hands:
         if not held.token:
-            held.token = seal(world.secret, held.card, held.binding)
+            held.token = seal(world.key, held.card, held.binding)
         out.append(held.token)
     return out
 
@@ -105,4 +119,4 @@ def notes(world: Holders) -> dict[str, list[str]]:
     return out
 
 
-__all__ = ["PILE_DECK", "hand_text", "notes", "open_hands", "sealed_cells"]
+__all__ = ["PILE_DECK", "hand_text", "notes", "open_hands", "sealed_cells", "secret_needed"]

@@ -54,7 +54,9 @@ NAMED_TYPES = {FACTORY: (CITY, "production"), FARM: (COUNTRYSIDE, "food"),
 
 def build_world(loaded, problems: Problems) -> EighteenWorld:
     rows = loaded.rows
-    world = EighteenWorld(secret=loaded.secret, round=loaded.date.round or 1,
+    if not loaded.key:
+        raise hands.secret_needed()
+    world = EighteenWorld(key=loaded.key, round=loaded.date.round or 1,
                           stage="" if loaded.date.setup else loaded.date.stage)
     _improvement_types(world, rows[IMPROVEMENTS.tab], problems)
     world.nations = {n.name: n for n in rows[NATIONS.tab]}

@@ -64,7 +64,8 @@ class BattleHere:
 
 @dataclass
 class EighteenWorld:
-    secret: str = ""
+    #: what the hands are sealed with: the engine's ``Loaded.key``, from the dice secret
+    key: str = ""
     round: int = 1
     #: the stage being resolved ('' on the setup turn)
     stage: str = ""

@@ -45,6 +45,21 @@ What is modelled:
   metadata (``list``, ``create``, ``get``, ``delete`` on ``/drive/v3/files``).
 * Errors in Google's JSON shape; 403 for :meth:`FakeSheetsServer.deny`, 404 for unknown ids.
 * Fault and latency injection, request recording.
+* Who calls (:mod:`.identity`): ``server.client(user, project)`` calls as a Google account
+  from a Cloud project; real google-auth credentials get tokens from ``server.token_uri``
+  (``token_error`` makes it refuse them, as Google refuses a revoked key). A request without
+  a token acts as the spreadsheet's owner.
+* Developer metadata with ``PROJECT`` visibility is seen (and found by filters) only by the
+  project that wrote it; ``DOCUMENT`` metadata by everyone. Deleting metadata that matches
+  nothing is refused, and the whole batch with it.
+* Protected ranges are enforced (:mod:`.protection`): only the owner and the range's editors
+  change its cells, and a whole-sheet protection's sheet; a second whole-sheet protection of
+  a sheet is refused with Google's 400. ``editors`` is shown only to those who may edit.
+* USER_ENTERED text is read as Sheets reads typed text in the spreadsheet's locale
+  (:mod:`.typed_input`): dates, times, thousands separators, percentages, currency and
+  booleans become numbers with a number format, which FORMATTED_VALUE (and
+  ``dateTimeRenderOption=FORMATTED_STRING``) renders; :meth:`FakeSheetsServer.submit_form`
+  appends a Form response with its date-serial Timestamp.
 
 Known differences from the real service (deliberate simplifications):
 
@@ -53,18 +68,21 @@ Known differences from the real service (deliberate simplifications):
   INT MOD IF IFERROR AND OR NOT CONCATENATE CONCAT LEN UPPER LOWER TRIM). Anything else
   evaluates to ``#NAME?``; parse errors to ``#ERROR!``; circular references to ``#REF!``.
   Formula references are not rewritten when rows/columns are inserted, deleted or moved.
-* USER_ENTERED recognises only plain numbers (``12``, ``-1.5``, ``1e3``), TRUE/FALSE
-  (any case), a leading apostrophe (forces text) and ``=`` formulas. Dates, times,
-  percentages, currency and thousands separators stay text (Sheets would convert them), so
-  ``dateTimeRenderOption`` is accepted but has nothing to act on.
-* FORMATTED_VALUE uses the "Automatic" number format only (no per-cell number formats):
+* USER_ENTERED knows the locales en_US, en_GB, en_AU, de_DE, fr_FR, es_ES and ja_JP (others
+  read as en_US) and English month names; Sheets knows more spellings of dates. Formula
+  results get no inferred number format.
+* FORMATTED_VALUE renders the number formats typed input sets (and any Google pattern of
+  ``0``, ``#,##0.00``, ``%``, literal text and date/time tokens); without one, "Automatic":
   integers print without decimals, other numbers with up to 10 decimals.
+* Google's message for deleting developer metadata that is gone is not documented; the fake
+  answers 400 "No developer metadata matches the data filter."
 * Values writes (update, batchUpdate) outside the grid fail with "exceeds grid limits", as
   the real API does; append grows the grid. Reads are clipped to the grid (a read whose
   start lies outside the grid fails). The append "table" detection is a heuristic, see
   :func:`.value_ranges._find_table`.
-* Protected ranges and data validation are stored and returned, never enforced. Data
-  validation is visible in grid data (``includeGridData``) and in :meth:`FakeSheetsServer.cell`.
+* Data validation is stored and returned, never enforced; it is visible in grid data
+  (``includeGridData``) and in :meth:`FakeSheetsServer.cell`. Protection does not stop
+  adding sheets or creating metadata (Google does not either).
 * Developer metadata on rows/columns is found with developerMetadata.get/search (and
   :meth:`FakeSheetsServer.developer_metadata`), not inside grid data's rowMetadata.
 * sortRange, copyPaste and cutPaste move formula text verbatim (no reference adjustment).

@@ -12,10 +12,11 @@ from urllib.parse import unquote
 
 from .api_base import _q
 from .api_values import _ValuesApi
-from .batch_metadata import _metadata_matches, _metadata_out
+from .batch_metadata import _metadata_matches, _metadata_out, visible
 from .batch_update import _BatchApplier
 from .errors import _ApiError, _bad, _RequestError
 from .formulas import _Evaluator
+from .identity import ANONYMOUS, Caller, may_edit, token_reply
 from .masks import _mask_selects, _parse_mask
 from .model import _Book
 from .value_ranges import _clip, _grid_data
@@ -41,6 +42,8 @@ class _RestApi(_ValuesApi):
                 raise _bad("Invalid JSON payload received. Expected an object.")
             return parsed
 
+        if raw_path == "/token" and method == "POST":
+            return token_reply(raw, self.token_error)
         if raw_path.startswith("/drive/v3/files"):
             return self._drive(method, raw_path[len("/drive/v3/files"):], query, body)
         prefix = "/v4/spreadsheets"
@@ -64,7 +67,8 @@ class _RestApi(_ValuesApi):
                     grid = _q(query, "includeGridData", "false").lower() == "true"
                     if fields:
                         grid = _mask_selects(_parse_mask(fields), ["sheets", "data"])
-                    return 200, self._spreadsheet_json(book, ranges, grid)
+                    viewer = self._caller() or ANONYMOUS
+                    return 200, self._spreadsheet_json(book, ranges, grid, viewer)
             raise _ApiError(404, "Method not found.")
         second = segments[1]
         if second == "values" and len(segments) >= 3:
@@ -82,7 +86,11 @@ class _RestApi(_ValuesApi):
 
     # -- spreadsheets ------------------------------------------------------------------------
 
-    def _spreadsheet_json(self, book: _Book, ranges: list[str], grid: bool) -> dict[str, Any]:
+    def _spreadsheet_json(self, book: _Book, ranges: list[str], grid: bool,
+                          viewer: Caller | None = None) -> dict[str, Any]:
+        """spreadsheets.get as ``viewer`` sees it (None: everything, for the fake's helpers):
+        PROJECT metadata of other projects is left out, and so are the editors of protected
+        ranges the viewer may not edit."""
         wanted: dict[int, list[tuple[int, int, int, int]]] = {}
         for a1 in ranges:
             sheet, box = book.resolve(a1)
@@ -98,11 +106,12 @@ class _RestApi(_ValuesApi):
             if sheet.conditional_formats:
                 entry["conditionalFormats"] = copy.deepcopy(sheet.conditional_formats)
             if sheet.protected:
-                entry["protectedRanges"] = copy.deepcopy(sheet.protected)
+                entry["protectedRanges"] = [_protection_seen(book, p, viewer)
+                                            for p in sheet.protected]
             if sheet.basic_filter:
                 entry["basicFilter"] = copy.deepcopy(sheet.basic_filter)
             sheet_meta = [_metadata_out(m) for m in book.metadata
-                          if m["location"].get("sheetId") == sheet.id]
+                          if m["location"].get("sheetId") == sheet.id and visible(m, viewer)]
             if sheet_meta:
                 entry["developerMetadata"] = sheet_meta
             if grid:
@@ -117,7 +126,8 @@ class _RestApi(_ValuesApi):
         }
         if book.named_ranges:
             out["namedRanges"] = copy.deepcopy(book.named_ranges)
-        book_meta = [_metadata_out(m) for m in book.metadata if m["location"].get("spreadsheet")]
+        book_meta = [_metadata_out(m) for m in book.metadata
+                     if m["location"].get("spreadsheet") and visible(m, viewer)]
         if book_meta:
             out["developerMetadata"] = book_meta
         return out
@@ -148,7 +158,7 @@ class _RestApi(_ValuesApi):
             if body.get("includeSpreadsheetInResponse"):
                 out["updatedSpreadsheet"] = self._spreadsheet_json(
                     book, body.get("responseRanges") or [],
-                    bool(body.get("responseIncludeGridData")),
+                    bool(body.get("responseIncludeGridData")), book.acting,
                 )
             return out
 
@@ -186,8 +196,9 @@ class _RestApi(_ValuesApi):
     def _metadata_get(self, spreadsheet_id: str, metadata_id: str) -> dict[str, Any]:
         with self._lock:
             book = self._access(spreadsheet_id)
+            viewer = self._caller() or ANONYMOUS
             for meta in book.metadata:
-                if str(meta["metadataId"]) == metadata_id:
+                if str(meta["metadataId"]) == metadata_id and visible(meta, viewer):
                     return _metadata_out(meta)
             raise _ApiError(404, f"No developer metadata with ID: {metadata_id}")
 
@@ -196,7 +207,10 @@ class _RestApi(_ValuesApi):
             book = self._access(spreadsheet_id)
             filters = body.get("dataFilters") or []
             matched = []
+            viewer = self._caller() or ANONYMOUS
             for meta in book.metadata:
+                if not visible(meta, viewer):
+                    continue
                 hits = []
                 for data_filter in filters:
                     try:
@@ -244,3 +258,14 @@ class _RestApi(_ValuesApi):
                 return 200, file_json(book)
         raise _ApiError(404, "FakeSheetsServer implements only files list/create/get/delete "
                              "of the Drive API.")
+
+
+def _protection_seen(book: _Book, pr: dict[str, Any], viewer: Caller | None) -> dict[str, Any]:
+    """A protected range as ``viewer`` reads it: whether they may edit it, and its editors
+    only if they may (as the API documents for ``editors``)."""
+    out = copy.deepcopy(pr)
+    can = bool(pr.get("warningOnly")) or may_edit(book.owner, pr.get("editors"), viewer)
+    out["requestingUserCanEdit"] = can
+    if not can:
+        out.pop("editors", None)
+    return out

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import _ApiError, _bad
+from .identity import ANONYMOUS, Caller
 from .model import _Book, _now
 from .values import _INPUT_OPTIONS
 
@@ -46,6 +47,9 @@ class _ApiBase:
     _books: dict[str, _Book]
     _denied: set[str]
 
+    def _caller(self) -> Caller | None:  # pragma: no cover - FakeSheetsServer's
+        raise NotImplementedError
+
     def _access(self, spreadsheet_id: str) -> _Book:
         book = self._books.get(spreadsheet_id)
         if book is None:
@@ -59,7 +63,11 @@ class _ApiBase:
         with self._lock:
             book = self._access(spreadsheet_id)
             work = book.clone()
-            result = change(work)
+            work.acting = self._caller() or ANONYMOUS
+            try:
+                result = change(work)
+            finally:
+                work.acting = None
             work.modified = _now()
             self._books[spreadsheet_id] = work
             return result

@@ -44,12 +44,12 @@ class _ValuesApi(_ApiBase):
         if action is None and method == "GET":
             major = _enum(query, "majorDimension", _DIMENSIONS, "ROWS")
             option = _enum(query, "valueRenderOption", _RENDER_OPTIONS, "FORMATTED_VALUE")
-            _enum(query, "dateTimeRenderOption", _DATETIME_OPTIONS, "SERIAL_NUMBER")
+            dates = _enum(query, "dateTimeRenderOption", _DATETIME_OPTIONS, "SERIAL_NUMBER")
             with self._lock:
                 book = self._access(spreadsheet_id)
                 sheet, box = book.resolve(a1)
                 return _value_range(book, sheet, _clip(sheet, box), major, option,
-                                    _Evaluator(book))
+                                    _Evaluator(book), dates)
         if action is None and method == "PUT":
             payload = body()
             option = _required_input_option(query)
@@ -122,7 +122,7 @@ class _ValuesApi(_ApiBase):
         if action == "batchGet" and method == "GET":
             major = _enum(query, "majorDimension", _DIMENSIONS, "ROWS")
             option = _enum(query, "valueRenderOption", _RENDER_OPTIONS, "FORMATTED_VALUE")
-            _enum(query, "dateTimeRenderOption", _DATETIME_OPTIONS, "SERIAL_NUMBER")
+            dates = _enum(query, "dateTimeRenderOption", _DATETIME_OPTIONS, "SERIAL_NUMBER")
             with self._lock:
                 book = self._access(spreadsheet_id)
                 evaluator = _Evaluator(book)
@@ -130,7 +130,7 @@ class _ValuesApi(_ApiBase):
                 for a1 in query.get("ranges", []):
                     sheet, box = book.resolve(a1)
                     ranges.append(_value_range(book, sheet, _clip(sheet, box), major, option,
-                                               evaluator))
+                                               evaluator, dates))
                 out: dict[str, Any] = {"spreadsheetId": book.id}
                 if ranges:
                     out["valueRanges"] = ranges

@@ -13,6 +13,7 @@ from .errors import _ApiError, _RequestError
 from .formulas import _sort_key
 from .masks import _MaskTree, _parse_mask
 from .model import _Cell, _Sheet
+from .protection import check_cells
 from .values import _from_extended, _json_value
 
 _CELL_FIELDS = ("userEnteredValue", "userEnteredFormat", "note", "dataValidation")
@@ -127,6 +128,10 @@ class _CellRequests(_Requests):
             sheet, r0, r1, c0, c1 = _grid_range(self.book, body["range"])
             if r0 + height > r1 or c0 + width > c1:
                 raise _RequestError("The rows and values do not fit in the range")
+        if "range" in body:
+            check_cells(self.book, sheet, r0, r1, c0, c1)
+        else:
+            check_cells(self.book, sheet, r0, r0 + height, c0, c0 + width)
         for i, row in enumerate(rows):
             for j, data in enumerate((row or {}).get("values") or []):
                 _apply_cell(sheet, r0 + i, c0 + j, data, mask)
@@ -140,6 +145,7 @@ class _CellRequests(_Requests):
     def _r_repeatCell(self, body: dict[str, Any]) -> None:
         mask = _cell_field_mask(body.get("fields"))
         sheet, r0, r1, c0, c1 = _grid_range(self.book, body.get("range", {}))
+        check_cells(self.book, sheet, r0, r1, c0, c1)
         data = body.get("cell") or {}
         for r in range(r0, r1):
             for c in range(c0, c1):
@@ -147,6 +153,7 @@ class _CellRequests(_Requests):
 
     def _r_setDataValidation(self, body: dict[str, Any]) -> None:
         sheet, r0, r1, c0, c1 = _grid_range(self.book, body.get("range", {}))
+        check_cells(self.book, sheet, r0, r1, c0, c1)
         rule = _check_rule(body["rule"]) if body.get("rule") else None
         for r in range(r0, r1):
             for c in range(c0, c1):
@@ -154,6 +161,7 @@ class _CellRequests(_Requests):
 
     def _r_sortRange(self, body: dict[str, Any]) -> None:
         sheet, r0, r1, c0, c1 = _grid_range(self.book, body.get("range", {}))
+        check_cells(self.book, sheet, r0, r1, c0, c1)
         specs = body.get("sortSpecs") or []
         evaluator = self.evaluator_factory(self.book)
         rows = []
@@ -201,6 +209,9 @@ class _CellRequests(_Requests):
         height, width = (c1 - c0, r1 - r0) if transpose else (r1 - r0, c1 - c0)
         if dr0 + height > dst.rows or dc0 + width > dst.cols:
             raise _RequestError("The destination exceeds grid limits")
+        check_cells(self.book, dst, dr0, dr0 + height, dc0, dc0 + width)
+        if cut:
+            check_cells(self.book, src, r0, r1, c0, c1)
         evaluator = self.evaluator_factory(self.book)
         block = {}
         for r in range(r0, r1):

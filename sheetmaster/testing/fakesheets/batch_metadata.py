@@ -8,12 +8,24 @@ from typing import Any
 
 from .batch_common import _dim_range, _int, _Requests, _sheet
 from .errors import _RequestError
+from .identity import Caller
 from .masks import _parse_mask
 from .model import _Book
+
+#: where the fake keeps the project that wrote a PROJECT-visible entry (never shown).
+_PROJECT = "_project"
+
+
+def visible(meta: dict[str, Any], viewer: Caller | None) -> bool:
+    """PROJECT-visible metadata is seen only by the Cloud project that wrote it; DOCUMENT-
+    visible metadata by anyone with access to the spreadsheet (None: the fake's helpers)."""
+    return (viewer is None or meta.get("visibility") != "PROJECT"
+            or meta.get(_PROJECT) == viewer.project)
 
 
 def _metadata_out(meta: dict[str, Any]) -> dict[str, Any]:
     out = copy.deepcopy(meta)
+    out.pop(_PROJECT, None)
     loc = out["location"]
     if loc.get("spreadsheet"):
         loc["locationType"] = "SPREADSHEET"
@@ -27,6 +39,8 @@ def _metadata_out(meta: dict[str, Any]) -> dict[str, Any]:
 def _metadata_matches(book: _Book, meta: dict[str, Any], data_filter: Any) -> bool:
     if not isinstance(data_filter, dict) or "developerMetadataLookup" not in data_filter:
         raise _RequestError("FakeSheetsServer only supports developerMetadataLookup filters")
+    if not visible(meta, book.acting):
+        return False
     lookup = data_filter["developerMetadataLookup"]
     out = _metadata_out(meta)
     for key in ("metadataId", "metadataKey", "metadataValue", "visibility"):
@@ -80,6 +94,8 @@ class _MetadataRequests(_Requests):
                 raise _RequestError(f"Developer metadata with id {dm['metadataId']} exists.")
         else:
             dm["metadataId"] = self.book.new_id(taken)
+        if dm["visibility"] == "PROJECT":
+            dm[_PROJECT] = self.book.acting.project if self.book.acting else "default"
         self.book.metadata.append(dm)
         return {"createDeveloperMetadata": {"developerMetadata": _metadata_out(dm)}}
 
@@ -108,8 +124,10 @@ class _MetadataRequests(_Requests):
         data_filter = body.get("dataFilter")
         deleted = [m for m in self.book.metadata
                    if _metadata_matches(self.book, m, data_filter)]
+        if not deleted:
+            # Google refuses to delete what is not there (e.g. a lock another run already
+            # removed), and the whole batch with it.
+            raise _RequestError("No developer metadata matches the data filter.")
         self.book.metadata = [m for m in self.book.metadata if m not in deleted]
-        reply: dict[str, Any] = {}
-        if deleted:
-            reply["deletedDeveloperMetadata"] = [_metadata_out(m) for m in deleted]
-        return {"deleteDeveloperMetadata": reply}
+        return {"deleteDeveloperMetadata": {
+            "deletedDeveloperMetadata": [_metadata_out(m) for m in deleted]}}

@@ -12,6 +12,7 @@ from .batch_common import _grid_range, _int, _Requests, _sheet
 from .errors import _RequestError
 from .masks import _parse_mask
 from .model import _Sheet
+from .protection import check_new_protection, check_protection, may_change
 
 
 class _RangeRequests(_Requests):
@@ -22,7 +23,7 @@ class _RangeRequests(_Requests):
 
     def _check_protected(self, pr: dict[str, Any]) -> _Sheet:
         if pr.get("warningOnly") and pr.get("editors"):
-            raise _RequestError("Warning-only protected ranges cannot have editors.")
+            raise _RequestError("ProtectedRange is warningOnly. Editors cannot be set on it.")
         if "namedRangeId" in pr:
             named = next((n for n in self.book.named_ranges
                           if n["namedRangeId"] == pr["namedRangeId"]), None)
@@ -36,6 +37,7 @@ class _RangeRequests(_Requests):
     def _r_addProtectedRange(self, body: dict[str, Any]) -> dict[str, Any]:
         pr = copy.deepcopy(body.get("protectedRange") or {})
         sheet = self._check_protected(pr)
+        check_new_protection(sheet, pr)
         taken = self._protected_ids()
         if "protectedRangeId" in pr:
             if pr["protectedRangeId"] in taken:
@@ -43,9 +45,10 @@ class _RangeRequests(_Requests):
                                     "already exists.")
         else:
             pr["protectedRangeId"] = self.book.new_id(taken)
-        pr["requestingUserCanEdit"] = True
+        pr.pop("requestingUserCanEdit", None)  # read-only; computed for each reader
         sheet.protected.append(pr)
-        return {"addProtectedRange": {"protectedRange": copy.deepcopy(pr)}}
+        shown = dict(copy.deepcopy(pr), requestingUserCanEdit=may_change(self.book, pr))
+        return {"addProtectedRange": {"protectedRange": shown}}
 
     def _find_protected(self, pr_id: Any) -> tuple[_Sheet, dict[str, Any]]:
         for sheet in self.book.sheets:
@@ -57,6 +60,7 @@ class _RangeRequests(_Requests):
     def _r_updateProtectedRange(self, body: dict[str, Any]) -> None:
         given = body.get("protectedRange") or {}
         sheet, pr = self._find_protected(given.get("protectedRangeId"))
+        check_protection(self.book, pr)
         mask = _parse_mask(body.get("fields") or "")
         if "*" in mask:
             mask = {k: None for k in given if k != "protectedRangeId"}
@@ -68,10 +72,12 @@ class _RangeRequests(_Requests):
                 updated.pop(key, None)
         new_sheet = self._check_protected(updated)
         sheet.protected.remove(pr)
+        check_new_protection(new_sheet, updated)
         new_sheet.protected.append(updated)
 
     def _r_deleteProtectedRange(self, body: dict[str, Any]) -> None:
         sheet, pr = self._find_protected(body.get("protectedRangeId"))
+        check_protection(self.book, pr)
         sheet.protected.remove(pr)
 
     def _check_named(self, nr: dict[str, Any], exclude: dict[str, Any] | None = None) -> None:

@@ -11,6 +11,7 @@ from .batch_common import _dim_range, _int, _Requests, _sheet
 from .errors import _RequestError
 from .masks import _parse_mask
 from .model import DEFAULT_COLS, DEFAULT_ROWS, _Book, _Sheet
+from .protection import check_sheet
 from .shifting import _shift_dimension
 from .values import _DIMENSIONS
 
@@ -68,6 +69,7 @@ class _SheetRequests(_Requests):
     def _r_deleteSheet(self, body: dict[str, Any]) -> None:
         book = self.book
         sheet = _sheet(book, body.get("sheetId", 0))
+        check_sheet(book, sheet)
         if len(book.sheets) == 1:
             raise _RequestError("You can't remove all the sheets in a document.")
         book.sheets.remove(sheet)
@@ -108,6 +110,7 @@ class _SheetRequests(_Requests):
     def _r_updateSheetProperties(self, body: dict[str, Any]) -> None:
         props = body.get("properties") or {}
         sheet = _sheet(self.book, props.get("sheetId", 0))
+        check_sheet(self.book, sheet)
         fields = body.get("fields")
         if not isinstance(fields, str) or not fields.strip():
             raise _RequestError("fields is required")
@@ -185,6 +188,7 @@ class _SheetRequests(_Requests):
 
     def _r_appendDimension(self, body: dict[str, Any]) -> None:
         sheet = _sheet(self.book, body.get("sheetId", 0))
+        check_sheet(self.book, sheet)
         dim = body.get("dimension")
         if dim not in _DIMENSIONS:
             raise _RequestError(f"Invalid dimension: {dim!r}")
@@ -193,6 +197,7 @@ class _SheetRequests(_Requests):
 
     def _r_insertDimension(self, body: dict[str, Any]) -> None:
         sheet, dim, start, end = _dim_range(self.book, body.get("range"), allow_end=True)
+        check_sheet(self.book, sheet)
         if start == 0 and body.get("inheritFromBefore"):
             raise _RequestError("Cannot inherit properties from before the first row/column")
         sheet.grid["rowCount" if dim == "ROWS" else "columnCount"] += end - start
@@ -200,6 +205,7 @@ class _SheetRequests(_Requests):
 
     def _r_deleteDimension(self, body: dict[str, Any]) -> None:
         sheet, dim, start, end = _dim_range(self.book, body.get("range"))
+        check_sheet(self.book, sheet)
         key = "rowCount" if dim == "ROWS" else "columnCount"
         if end - start >= sheet.grid[key]:
             what = "rows" if dim == "ROWS" else "columns"

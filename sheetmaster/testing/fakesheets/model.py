@@ -11,6 +11,7 @@ from typing import Any
 
 from .a1 import _Box, _parse_cells, _split_a1
 from .errors import _bad
+from .identity import DEFAULT_OWNER, Caller
 
 DEFAULT_ROWS = 1000
 DEFAULT_COLS = 26
@@ -93,9 +94,17 @@ class _Sheet:
         else:
             self.cells[(r, c)] = cell
 
-    def set_value(self, r: int, c: int, entered: tuple[Any, bool] | None) -> None:
-        value, formula = entered if entered is not None else (None, False)
-        self.put(r, c, value=value, formula=formula)
+    def set_value(self, r: int, c: int, entered: tuple[Any, ...] | None) -> None:
+        """Store (value, is_formula[, number format]); a number format (from typed text)
+        is kept only where the cell has none yet, as Sheets does."""
+        value, formula, *number_format = entered if entered is not None else (None, False)
+        changes: dict[str, Any] = {"value": value, "formula": formula}
+        if number_format and number_format[0]:
+            old = self.cells.get((r, c))
+            fmt = dict(old.fmt or {}) if old is not None else {}
+            if "numberFormat" not in fmt:
+                changes["fmt"] = dict(fmt, numberFormat=number_format[0])
+        self.put(r, c, **changes)
 
     def properties_json(self) -> dict[str, Any]:
         props = copy.deepcopy(self.props)
@@ -129,6 +138,10 @@ class _Book:
         self.named_ranges: list[dict[str, Any]] = []
         self.metadata: list[dict[str, Any]] = []
         self.id_counter = 0
+        #: the Google account that owns the spreadsheet (it may edit every protected range).
+        self.owner = DEFAULT_OWNER
+        #: who makes the change being applied (None: the fake's own helpers, not checked).
+        self.acting: Caller | None = None
         now = _now()
         self.created = now
         self.modified = now

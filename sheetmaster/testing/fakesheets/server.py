@@ -12,26 +12,29 @@ import threading
 import time
 import traceback
 from collections.abc import Iterable
+from datetime import datetime, timezone
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs, unquote, urlsplit
+from zoneinfo import ZoneInfo
 
 import requests
+
+from sheetmaster.stores.sheets_endpoint import endpoint_session, redirect
 
 from .a1 import _parse_cells
 from .api import _RestApi
 from .batch_metadata import _metadata_out
 from .errors import _FAULT_MESSAGES, _ApiError
 from .formulas import _Evaluator
+from .identity import DEFAULT_OWNER, Caller, caller_from, project_of
 from .masks import _apply_mask, _parse_mask
 from .model import DEFAULT_COLS, DEFAULT_ROWS, _Book, _Cell, _now, _Sheet
 from .transport import (
-    DRIVE_ORIGIN,
-    SHEETS_ORIGIN,
     RecordedRequest,
     _Handler,
     _HTTPServer,
-    _RewritingAdapter,
 )
+from .typed_input import EPOCH
 from .value_ranges import _value_range, _write
 from .values import _INPUT_OPTIONS, _json_value
 
@@ -43,14 +46,16 @@ class _Outcome(NamedTuple):
     body: Any  # JSON-able, or None for an empty body
 
 
-def session_for(url: str) -> requests.Session:
+def session_for(url: str, user: str | None = None, project: str | None = None
+                ) -> requests.Session:
     """A requests.Session that sends Sheets and Drive API calls to ``url`` instead of Google
-    (e.g. a FakeSheetsServer started by another process)."""
-    session = requests.Session()
-    session.trust_env = False
-    session.mount(SHEETS_ORIGIN, _RewritingAdapter(SHEETS_ORIGIN, url))
-    session.mount(DRIVE_ORIGIN, _RewritingAdapter(DRIVE_ORIGIN, url))
-    return session
+    (e.g. a FakeSheetsServer started by another process). With ``user``, the calls are made
+    as that Google account, from ``project`` (default: a service account's own project)."""
+    headers = {}
+    if user:
+        caller = Caller(user, project or project_of(user))
+        headers["Authorization"] = f"Bearer {caller.token}"
+    return endpoint_session(url, headers)
 
 
 class FakeSheetsServer(_RestApi):
@@ -69,6 +74,9 @@ class FakeSheetsServer(_RestApi):
     * ``fault_after_apply`` -- False (default): a faulted request changes nothing. True: the
       request is applied first and only its response is lost/replaced (a "timeout" then
       answers the real response late).
+    * ``token_error`` -- None (default): the token endpoint (:attr:`token_uri`) grants tokens.
+      ``"invalid_grant"``: it refuses every key, as Google does a revoked one; an int: it
+      answers that HTTP status.
 
     ``port``: the port on 127.0.0.1 to listen on (0, the default: any free one).
     """
@@ -90,8 +98,10 @@ class FakeSheetsServer(_RestApi):
         self.requests: list[RecordedRequest] = []
         self.faults_injected: list[tuple[RecordedRequest, Any]] = []
         self.internal_errors: list[str] = []
+        self.token_error: str | int | None = None
         self._in_flight = 0
         self._port = port
+        self._local = threading.local()
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -132,15 +142,35 @@ class FakeSheetsServer(_RestApi):
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def session(self) -> requests.Session:
-        """A requests.Session that sends Sheets (and Drive) API calls to this server."""
-        return session_for(self.url)
+    @property
+    def token_uri(self) -> str:
+        """The OAuth token endpoint: a service account key whose ``token_uri`` is this gets
+        tokens naming its ``client_email`` (see :mod:`.identity`)."""
+        return f"{self.url}/token"
 
-    def client(self) -> Any:
-        """``gspread.Client(auth=None, session=self.session())``."""
+    def session(self, user: str | None = None, project: str | None = None
+                ) -> requests.Session:
+        """A requests.Session that sends Sheets (and Drive) API calls to this server, as
+        ``user`` from ``project`` if given (else as each spreadsheet's owner)."""
+        return session_for(self.url, user, project)
+
+    def client(self, user: str | None = None, project: str | None = None) -> Any:
+        """``gspread.Client(auth=None, session=self.session(user, project))``."""
         import gspread
 
-        return gspread.Client(auth=None, session=self.session())
+        return gspread.Client(auth=None, session=self.session(user, project))
+
+    def authorized_session(self, credentials: Any) -> requests.Session:
+        """A google-auth AuthorizedSession for real ``credentials`` whose Sheets and Drive
+        calls come to this server (give the credentials this server's :attr:`token_uri`,
+        e.g. with :func:`.identity.service_account_key`)."""
+        from google.auth.transport.requests import AuthorizedSession
+
+        return redirect(AuthorizedSession(credentials), self.url)
+
+    def _caller(self) -> Caller | None:
+        """Who makes the request being handled on this thread (None: no token)."""
+        return getattr(self._local, "caller", None)
 
     # -- seeding and inspection --------------------------------------------------------------
 
@@ -155,13 +185,16 @@ class FakeSheetsServer(_RestApi):
         cols: int = DEFAULT_COLS,
         input_option: str = "RAW",
         spreadsheet_id: str | None = None,
+        owner: str = DEFAULT_OWNER,
     ) -> str:
         """Create a spreadsheet; returns its id.
 
         ``sheets`` maps tab titles to rows of values (or is a list of titles). Each grid is
         ``rows`` x ``cols``, grown to fit the data. Values are stored as given
         (``input_option="RAW"``) or parsed like typed text (``"USER_ENTERED"``: numbers,
-        TRUE/FALSE, ``=`` formulas). The first tab gets sheetId 0, like a new spreadsheet.
+        TRUE/FALSE, dates, ``=`` formulas...). The first tab gets sheetId 0, like a new
+        spreadsheet. ``owner`` is the Google account that owns it (it may edit every protected
+        range; requests without a token act as the owner).
         """
         if input_option not in _INPUT_OPTIONS:
             raise ValueError(f"input_option must be one of {_INPUT_OPTIONS}")
@@ -178,6 +211,7 @@ class FakeSheetsServer(_RestApi):
             if spreadsheet_id in self._books:
                 raise ValueError(f"spreadsheet {spreadsheet_id} already exists")
             book = _Book(spreadsheet_id, title, time_zone, locale)
+            book.owner = owner
             for index, (name, data) in enumerate(sheets.items()):
                 if book.sheet_by_title(name) is not None:
                     raise ValueError(f"duplicate sheet title {name!r}")
@@ -228,6 +262,26 @@ class FakeSheetsServer(_RestApi):
             except _ApiError as err:
                 raise ValueError(err.message) from None
             book.modified = _now()
+
+    def submit_form(self, spreadsheet_id: str, tab: str, answers: list[Any],
+                    when: datetime | None = None) -> int:
+        """Append a Google Form response to ``tab`` as Forms does: its Timestamp (``when``,
+        default now, as a date serial in the spreadsheet's time zone with a date-time format)
+        then the answers. Returns the row number it was written to."""
+        with self._lock:
+            book, sheet = self._tab(spreadsheet_id, tab)
+            zone = ZoneInfo(book.props.get("timeZone") or "UTC")
+            moment = (when or datetime.now(timezone.utc)).astimezone(zone).replace(tzinfo=None)
+            serial = (moment - EPOCH).total_seconds() / 86400
+            row = max((r for (r, _), cell in sheet.cells.items() if cell.value is not None),
+                      default=-1) + 1
+            sheet.grid["rowCount"] = max(sheet.rows, row + 1)
+            sheet.grid["columnCount"] = max(sheet.cols, 1 + len(answers))
+            _write(book, sheet, row, 0, [[serial, *answers]], "RAW")
+            sheet.set_value(row, 0, (serial, False, {"type": "DATE_TIME",
+                                                     "pattern": "m/d/yyyy h:mm:ss"}))
+            book.modified = _now()
+            return row + 1
 
     def values(self, spreadsheet_id: str, tab: str,
                render: str = "UNFORMATTED_VALUE") -> list[list[Any]]:
@@ -353,6 +407,7 @@ class FakeSheetsServer(_RestApi):
         split = urlsplit(handler.path)
         query = parse_qs(split.query, keep_blank_values=True)
         record = RecordedRequest(handler.command, unquote(split.path), query)
+        self._local.caller = caller_from(handler.headers)
         with self._lock:
             self.requests.append(record)
         if self.latency:

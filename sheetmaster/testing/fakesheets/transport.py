@@ -7,15 +7,11 @@ import contextlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-import requests
-from requests.adapters import HTTPAdapter
+from sheetmaster.stores.sheets_endpoint import DRIVE_ORIGIN as DRIVE_ORIGIN
+from sheetmaster.stores.sheets_endpoint import SHEETS_ORIGIN as SHEETS_ORIGIN
 
 if TYPE_CHECKING:
     from .server import FakeSheetsServer
-
-
-SHEETS_ORIGIN = "https://sheets.googleapis.com"
-DRIVE_ORIGIN = "https://www.googleapis.com"
 
 
 class RecordedRequest(NamedTuple):
@@ -24,22 +20,6 @@ class RecordedRequest(NamedTuple):
     method: str
     path: str
     query: dict[str, list[str]]
-
-
-class _RewritingAdapter(HTTPAdapter):
-    """Sends requests for a Google origin to the fake server instead."""
-
-    def __init__(self, origin: str, target: str):
-        super().__init__()
-        self.origin = origin
-        self.target = target
-
-    def send(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
-        url = request.url or ""
-        if url.startswith(self.origin):
-            request.url = self.target + url[len(self.origin):]
-        kwargs["proxies"] = {}
-        return super().send(request, **kwargs)
 
 
 class _HTTPServer(ThreadingHTTPServer):

@@ -30,9 +30,11 @@ def _cell(value: Any) -> Any:
 
 
 def upload_state(server: FakeSheetsServer, state: GameState, *, title: str = "game",
-                 time_zone: str = "UTC") -> str:
-    """A new spreadsheet on the fake holding the game; returns its id."""
-    return server.create_spreadsheet(title=title, sheets=state_rows(state), time_zone=time_zone)
+                 time_zone: str = "UTC", **options: Any) -> str:
+    """A new spreadsheet on the fake holding the game; returns its id. ``options`` go to
+    :meth:`FakeSheetsServer.create_spreadsheet` (``owner``, ``locale``...)."""
+    return server.create_spreadsheet(title=title, sheets=state_rows(state), time_zone=time_zone,
+                                     **options)
 
 
 def upload_workbook(server: FakeSheetsServer, path: str | Path) -> str:

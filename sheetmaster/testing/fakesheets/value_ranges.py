@@ -10,6 +10,7 @@ from .a1 import _a1, _Box, col_letters
 from .errors import _bad
 from .formulas import _Evaluator
 from .model import _Book, _Cell, _Sheet
+from .protection import check_cells
 from .values import _DIMENSIONS, _entered, _extended, _format, _render
 
 
@@ -26,14 +27,15 @@ def _clip(sheet: _Sheet, box: _Box) -> tuple[int, int, int, int]:
 
 def _value_range(
     book: _Book, sheet: _Sheet, bounds: tuple[int, int, int, int], major: str, option: str,
-    evaluator: _Evaluator,
+    evaluator: _Evaluator, datetime_option: str = "SERIAL_NUMBER",
 ) -> dict[str, Any]:
     r0, r1, c0, c1 = bounds
     present: dict[int, dict[int, Any]] = {}
     for (r, c), cell in sheet.cells.items():
         if r0 <= r < r1 and c0 <= c < c1 and cell.value is not None:
             outer, inner = (r, c) if major == "ROWS" else (c, r)
-            present.setdefault(outer, {})[inner] = _render(evaluator, sheet, r, c, cell, option)
+            present.setdefault(outer, {})[inner] = _render(evaluator, sheet, r, c, cell, option,
+                                                                datetime_option)
     out: dict[str, Any] = {"range": _a1(sheet, r0, r1, c0, c1), "majorDimension": major}
     if present:
         first_outer, first_inner = (r0, c0) if major == "ROWS" else (c0, r0)
@@ -68,14 +70,18 @@ def _write(
     where: str = "values",
 ) -> dict[str, Any]:
     """Write a matrix at (r0, c0); returns the UpdateValuesResponse counts."""
+    if any(v is not None for row in rows for v in row):
+        check_cells(book, sheet, r0, r0 + len(rows), c0,
+                    c0 + max((len(row) for row in rows), default=0))
     touched_rows: set[int] = set()
     touched_cols: set[int] = set()
     count = 0
+    locale = book.props.get("locale", "en_US")
     for i, row in enumerate(rows):
         for j, value in enumerate(row):
             if value is None:
                 continue
-            sheet.set_value(r0 + i, c0 + j, _entered(value, option, f"{where}[{i}][{j}]"))
+            sheet.set_value(r0 + i, c0 + j, _entered(value, option, f"{where}[{i}][{j}]", locale))
             touched_rows.add(i)
             touched_cols.add(j)
             count += 1
@@ -186,7 +192,9 @@ def _grid_data(sheet: _Sheet, bounds: tuple[int, int, int, int],
                     effective = evaluator.value(sheet, r, c)
                     data["userEnteredValue"] = _extended(cell.value, cell.formula)
                     data["effectiveValue"] = _extended(effective)
-                    data["formattedValue"] = _format(effective)
+                    data["formattedValue"] = _format(
+                        effective, None if cell.formula else cell.fmt,
+                        evaluator.book.props.get("locale", "en_US"))
                 if cell.fmt:
                     data["userEnteredFormat"] = copy.deepcopy(cell.fmt)
                 if cell.note:
@@ -202,6 +210,7 @@ def _grid_data(sheet: _Sheet, bounds: tuple[int, int, int, int],
 def _clear(book: _Book, a1: str) -> str:
     sheet, box = book.resolve(a1)
     r0, r1, c0, c1 = _clip(sheet, box)
+    check_cells(book, sheet, r0, r1, c0, c1)
     for (r, c) in [k for k in sheet.cells if r0 <= k[0] < r1 and c0 <= k[1] < c1]:
         sheet.set_value(r, c, None)
     return _a1(sheet, r0, r1, c0, c1)

@@ -8,6 +8,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .errors import _bad, _RequestError
+from .number_formats import is_date_format, render
+from .typed_input import parse_typed
 
 if TYPE_CHECKING:
     from .formulas import _Evaluator
@@ -24,8 +26,11 @@ def _number(text: str) -> int | float:
     return value
 
 
-def _entered(value: Any, option: str, where: str) -> tuple[Any, bool] | None:
-    """Turn one input value into (stored value, is_formula); None clears the value."""
+def _entered(value: Any, option: str, where: str, locale: str = "en_US"
+             ) -> tuple[Any, ...] | None:
+    """Turn one input value into (stored value, is_formula[, number format]); None clears
+    the value. USER_ENTERED text is read as Sheets reads typed text (see
+    :mod:`.typed_input`): a date, a percentage, "1,000"... get a number and a format."""
     if isinstance(value, bool):
         return value, False
     if isinstance(value, (int, float)):
@@ -44,6 +49,9 @@ def _entered(value: Any, option: str, where: str) -> tuple[Any, bool] | None:
         stripped = value.strip()
         if stripped.upper() in ("TRUE", "FALSE"):
             return stripped.upper() == "TRUE", False
+        typed = parse_typed(stripped, locale)
+        if typed is not None:
+            return typed[0], False, typed[1]
         if _NUMBER.match(stripped):
             return _number(stripped), False
         return value, False
@@ -81,14 +89,16 @@ def _format_number(value: float | int) -> str:
     return f"{round(significant, 10):.10f}".rstrip("0").rstrip(".")
 
 
-def _format(value: Any) -> str:
-    """FORMATTED_VALUE of an effective value (the "Automatic" format only)."""
+def _format(value: Any, fmt: dict[str, Any] | None = None, locale: str = "en_US") -> str:
+    """FORMATTED_VALUE of an effective value, with the cell's number format if it has one
+    (else "Automatic")."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, (int, float)):
-        return _format_number(value)
+        shown = render(value, fmt, locale) if fmt else None
+        return shown if shown is not None else _format_number(value)
     return str(value)
 
 
@@ -99,12 +109,18 @@ _INPUT_OPTIONS = ("RAW", "USER_ENTERED")
 _INSERT_OPTIONS = ("OVERWRITE", "INSERT_ROWS")
 
 
-def _render(evaluator: _Evaluator, sheet: _Sheet, r: int, c: int, cell: _Cell, option: str) -> Any:
+def _render(evaluator: _Evaluator, sheet: _Sheet, r: int, c: int, cell: _Cell, option: str,
+            datetime_option: str = "SERIAL_NUMBER") -> Any:
     if option == "FORMULA" and cell.formula:
         return cell.value
     effective = evaluator.value(sheet, r, c)
+    fmt = None if cell.formula else cell.fmt
+    locale = evaluator.book.props.get("locale", "en_US")
     if option == "FORMATTED_VALUE":
-        return _format(effective)
+        return _format(effective, fmt, locale)
+    if (datetime_option == "FORMATTED_STRING" and is_date_format(fmt)
+            and isinstance(effective, (int, float)) and not isinstance(effective, bool)):
+        return _format(effective, fmt, locale)
     return _json_value(effective)
 
 

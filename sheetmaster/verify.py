@@ -1,0 +1,297 @@
+"""``sheetmaster verify``: anyone can check that a turn's dice are the committed ones.
+
+From what the sheet shows every player, for a resolved turn N:
+
+1. the seed and salt the resolve revealed (the Log's ``dice`` line) hash to the commitment
+   it published, and that commitment is the one shown before the deadline (the Log of turn
+   N-1, and the Game tab before the turn, when that is at hand);
+2. every die of turn N in the Log, in order, is what :class:`~sheetmaster.dice.Dice` rolls
+   from that seed (the same code the resolve ran, so nothing is reimplemented here);
+3. given the state before the turn (a workbook's backup, the Google Sheet's undo snapshot,
+   or a copy a player kept), resolving the turn again with that seed gives the very same Log
+   and, for the last turn, the very same sheet.
+
+The dice secret is not needed: it only makes the seeds; a revealed seed is all that checks.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sheetmaster import values
+from sheetmaster.dice import Dice
+from sheetmaster.engine import DICE_COMMITMENT, all_tables, find_tab, prepare, resolve
+from sheetmaster.fairness import RevealedDice, commitment, parse_dice_line
+from sheetmaster.model import GameState
+from sheetmaster.report import one_line
+from sheetmaster.runs import game_settings, ruleset_of
+from sheetmaster.sealed import SecretNeeded
+from sheetmaster.stores.base import StoreError
+from sheetmaster.stores.gsheets_undo import UNDO_TAB, parse_snapshot, tables_before
+from sheetmaster.tabs import GAME_TAB, LOG_TAB, log_rows
+
+
+@dataclass
+class Verification:
+    """The checks made on one turn: (passed: True / failed: False / not possible: None)."""
+
+    turn: int
+    checks: list[tuple[bool | None, str]] = field(default_factory=list)
+
+    def add(self, passed: bool | None, text: str) -> None:
+        self.checks.append((passed, text))
+
+    @property
+    def failed(self) -> bool:
+        return any(passed is False for passed, _ in self.checks)
+
+    def lines(self) -> list[str]:
+        words = {True: "ok", False: "FAILED", None: "--"}
+        return [f"  {words[passed]:6} {one_line(text)}" for passed, text in self.checks]
+
+
+def _log(state: GameState) -> pd.DataFrame:
+    name = find_tab(state.tables, LOG_TAB)
+    if name is None:
+        raise StoreError(f"the game has no '{LOG_TAB}' tab")
+    df = state.tables[name]
+    df = df.rename(columns={c: values.fold(str(c)) for c in df.columns})
+    return df
+
+
+def _turn_rows(log: pd.DataFrame, turn: int) -> pd.DataFrame:
+    turns = [_whole(v) for v in log["turn"].tolist()] if "turn" in log.columns else []
+    return log[[t == turn for t in turns]]
+
+
+def _whole(value: Any) -> int | None:
+    try:
+        return values.whole_number(value)
+    except values.BadValue:
+        return None
+
+
+def _revealed(log: pd.DataFrame, turn: int) -> RevealedDice | None:
+    rows = _turn_rows(log, turn)
+    for kind, text in zip(rows.get("event", []), rows.get("details", [])):
+        if values.text(kind) == "dice":
+            return parse_dice_line(values.text(text))
+    return None
+
+
+def verify_turn(state: GameState, *, turn: int | None = None, before: GameState | None = None,
+                before_from: str = "", commitment_seen: str | None = None,
+                secret: str | None = None) -> Verification:
+    """Check turn ``turn`` (default: the last resolved) of the game in ``state``. ``secret``
+    (the GM's): draws only some players may see can then be made again too."""
+    ruleset = ruleset_of(state)
+    current = game_settings(state)["turn"]
+    turn = current - 1 if turn is None else turn
+    if not 1 <= turn < current:
+        raise StoreError(f"turn {turn} has not been resolved (the game is on turn {current})")
+    report = Verification(turn)
+    log = _log(state)
+    revealed = _revealed(log, turn)
+    if revealed is None:
+        report.add(None, f"the Log reveals no committed dice for turn {turn} (it was resolved "
+                         f"with a seed given by hand, or by a sheetmaster without commitments)")
+        return report
+    _check_commitment(report, state, log, revealed, turn, current, before, commitment_seen)
+    if revealed.seed >= 2**64:
+        report.add(False, f"{revealed.seed} cannot be a dice seed (they are 64-bit numbers)")
+        return report
+    _replay(report, _turn_rows(log, turn), revealed.seed)
+    if before is not None:
+        _re_resolve(report, ruleset, state, before, before_from, revealed, turn, current,
+                    secret)
+    else:
+        report.add(None, "the state before the turn is not at hand, so the turn was not "
+                         "resolved again (give it with --before FILE)")
+    return report
+
+
+def _check_commitment(report: Verification, state: GameState, log: pd.DataFrame,
+                      revealed: RevealedDice, turn: int, current: int,
+                      before: GameState | None, seen: str | None) -> None:
+    made = commitment(turn, revealed.seed, revealed.salt)
+    report.add(made == revealed.commitment,
+               f"seed {revealed.seed} and salt {revealed.salt} hash to {made} "
+               f"(SHA-256 of 'sheetmaster dice {turn} {revealed.seed} {revealed.salt}'); the "
+               f"Log says the commitment was {revealed.commitment}")
+    published = []
+    if turn > 1:
+        earlier = _revealed(log, turn - 1)
+        if earlier is not None:
+            published.append((earlier.next_commitment, f"the Log of turn {turn - 1}"))
+    if before is not None:
+        shown = values.text(game_settings(before).get(DICE_COMMITMENT))
+        if shown:
+            published.append((shown, "the Game tab before the turn"))
+    if seen:
+        published.append((seen.strip().casefold(), "the commitment you noted"))
+    for shown, where in published:
+        report.add(shown.casefold() == made, f"{where} published {shown}")
+    if not published:
+        report.add(None if revealed.published else False,
+                   "the resolve says the commitment was published before the deadline"
+                   if revealed.published else "no commitment was published before the "
+                                              "deadline for this turn")
+    if turn == current - 1:
+        game = game_settings(state)
+        shown = (values.text(game.get("last dice seed")), values.text(game.get("last dice salt")))
+        report.add(shown == (str(revealed.seed), revealed.salt),
+                   "the Game tab's 'last dice seed' and 'last dice salt' are the revealed ones")
+
+
+def _replay(report: Verification, rows: pd.DataFrame, seed: int) -> None:
+    """Every draw of the turn in the Log, in order, against the draws the seed gives: a die
+    (or a chance, a pick) must show the value :class:`Dice` draws; a public shuffle of N
+    items is drawn again (its order is not in the Log), so the draws after it line up."""
+    dice = Dice(seed)
+    count = 0
+    for kind, die, roll, details in zip(rows.get("event", []), rows.get("die", []),
+                                        rows.get("roll", []), rows.get("details", [])):
+        sides_text = values.text(die)
+        if not sides_text:
+            continue
+        count += 1
+        sides, value = _whole(sides_text.lstrip("dD")), _whole(roll)
+        if sides and values.text(kind) == "shuffle":
+            dice.shuffle(range(sides), "", "verify", quiet=True)
+            continue
+        rolled = dice.roll(sides, "", "verify") if sides else None
+        if rolled is None or rolled != value:
+            report.add(False, f"draw {count} ({values.text(details)}) shows "
+                              f"{values.text(roll)}, but seed {seed} draws {rolled} on a "
+                              f"{sides_text}")
+            return
+    report.add(True, f"all {count} draws of the turn in the Log follow from seed {seed}")
+
+
+def _re_resolve(report: Verification, ruleset: Any, state: GameState, before: GameState,
+                before_from: str, revealed: RevealedDice, turn: int, current: int,
+                secret: str | None) -> None:
+    if game_settings(before)["turn"] != turn:
+        report.add(False, f"the state before the turn ({before_from}) is of turn "
+                          f"{game_settings(before)['turn']}, not {turn}")
+        return
+    try:
+        again = resolve(ruleset, before, seed=revealed.seed, secret=secret)
+    except SecretNeeded:
+        if secret:
+            raise
+        report.add(None, f"turn {turn} plays cards sealed with the dice secret (a hand of "
+                         f"cards), so it cannot be resolved again without it (the GM can: "
+                         f"verify with the secret)")
+        return
+    private = sum(1 for e in again.events if e.sides and not e.public)
+    if private and not secret:
+        report.add(None, f"turn {turn} has {private} draws only some players may see: they "
+                         f"come from the dice secret, not the revealed seed, so the turn cannot "
+                         f"be resolved again without it (the GM can: verify with the secret)")
+        return
+    sheet_rows = _turn_rows(_log(state), turn)
+    redone = _log(GameState({LOG_TAB: log_rows(pd.DataFrame(), turn, again.events)}, {}))
+    kept = [c for c in ("phase", "player", "event", "details", "die", "roll")]
+    mine = [tuple(_plain(v) for v in r) for r in sheet_rows[kept].itertuples(index=False)
+            if values.text(r[2]) != "dice"]
+    theirs = [tuple(_plain(v) for v in r) for r in redone[kept].itertuples(index=False)]
+    report.add(mine == theirs, f"resolving turn {turn} again from the state before it "
+                               f"({before_from}) with seed {revealed.seed} gives "
+                               f"{'the same' if mine == theirs else 'a different'} Log "
+                               f"({len(theirs)} lines)")
+    if turn == current - 1:
+        differences = _differences(ruleset, state, again.after, secret)
+        report.add(not differences, "and the same sheet" if not differences else
+                   f"but the sheet differs in {len(differences)} cells (a later edit by the "
+                   f"GM, or a turn not resolved as the rules say), e.g. "
+                   f"{'; '.join(differences[:3])}")
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return str(int(value))
+    return values.text(value)
+
+
+def _differences(ruleset: Any, state: GameState, after: GameState,
+                 secret: str | None) -> list[str]:
+    """Cells of sheetmaster's columns whose value in the sheet (read as the engine reads it)
+    is not the re-resolved one."""
+    shown = prepare(ruleset, state, secret).state.tables
+    out = []
+    for table in all_tables(ruleset):
+        sheet, expected = shown.get(table.tab), after.tables.get(table.tab)
+        if table.tab in (GAME_TAB, LOG_TAB) or sheet is None or expected is None:
+            continue
+        absent = set(sheet.attrs.get("absent", ()))
+        for column in [c.name for c in table.columns if c.owned and c.name not in absent]:
+            if column not in expected.columns or column not in sheet.columns:
+                continue
+            cells = sheet[column].reindex(expected.index).tolist()
+            for row, was, value in zip(expected.index.tolist(), cells,
+                                       expected[column].tolist()):
+                if _plain(was) != _plain(value):
+                    out.append(f"tab '{table.tab}', row {row}, column '{column}': the sheet "
+                               f"has {values.show(was)}, the rules give {values.show(value)}")
+    return out
+
+
+# -- the command -------------------------------------------------------------------------------
+
+def state_before(state: GameState, turn: int, *, undo_rows: list[list[Any]] | None = None,
+                 backup: Path | None = None, given: Path | None = None
+                 ) -> tuple[GameState | None, str]:
+    """The game as it was before ``turn`` and where that came from: a workbook the player
+    gives, the workbook's backup, or the undo snapshot (a Google Sheet's hidden tab, also in
+    a workbook downloaded from it) when it is of that turn."""
+    from sheetmaster.stores.xlsx import XlsxStore
+
+    if given is not None:
+        return XlsxStore(given).load(), str(given)
+    if backup is not None and backup.exists():
+        return XlsxStore(backup).load(), f"the backup {backup.name}"
+    tab = find_tab(state.tables, UNDO_TAB)
+    if undo_rows is None and tab is not None:
+        df = state.tables[tab]
+        undo_rows = [list(df.columns), *df.values.tolist()]
+    if not undo_rows:
+        return None, ""
+    snapshot = parse_snapshot(undo_rows)
+    if snapshot.turn != turn:
+        return None, ""
+    tables = {name: df for name, df in state.tables.items() if name != tab}
+    return GameState(tables_before(tables, snapshot), dict(state.meta)), \
+        f"the undo snapshot in the '{UNDO_TAB}' tab"
+
+
+def run(args: Any, store: Any, secret: str | None = None) -> int:
+    """``sheetmaster verify``: print the checks; 0 if none failed, 1 if one did. ``secret``:
+    the GM's, if at hand (players verify without it)."""
+    from sheetmaster.stores.xlsx import XlsxStore, backup_path
+
+    if isinstance(store, XlsxStore):
+        state, undo_rows = store.load(), None
+    else:
+        state = store.look()
+        undo_rows = store.raw.get(UNDO_TAB)
+    turn = args.turn if args.turn is not None else game_settings(state)["turn"] - 1
+    backup = backup_path(store.path, turn) if isinstance(store, XlsxStore) else None
+    before, where = state_before(state, turn, undo_rows=undo_rows, backup=backup,
+                                 given=Path(args.before) if args.before else None)
+    result = verify_turn(state, turn=turn, before=before, before_from=where,
+                         commitment_seen=args.commitment, secret=secret)
+    print(f"turn {result.turn}:")
+    print("\n".join(result.lines()))
+    if result.failed:
+        print(f"NOT verified: turn {result.turn}'s dice or outcome are not what the revealed "
+              f"seed and the rules give (see FAILED above)")
+        return 1
+    print(f"verified: nothing contradicts turn {result.turn}'s dice being the committed ones"
+          + (" and its outcome the rules' one" if before is not None else ""))
+    return 0

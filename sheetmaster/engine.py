@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import operator
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -171,7 +172,11 @@ def prepare(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> Prep
         raise
     if not isinstance(meta.get("turn"), int):
         problems.raise_if_any()  # an unreadable turn (said so): no timer can be read by it
-    lasting = Lasting.load(ruleset.lasting, state, problems)
+    try:
+        lasting = Lasting.load(ruleset.lasting, state, problems)
+    except Exception:
+        problems.raise_if_any()  # a tab broken as reported (e.g. a column missing)
+        raise
     problems.raise_if_any()
     settings_tables = {t.tab: SettingsTable(t, state.tables[t.tab])
                        for t in ruleset.tables if t.keys}
@@ -350,7 +355,7 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
                 kind=order.kind, now=_when(date)) if order.kind in idle else
                 reasons.NOT_RESOLVED.say())
     secret = {k.name for k in ruleset.order_kinds if k.secret}
-    ordered = sorted(results.values(), key=lambda r: (r.row < 0, abs(r.row)))
+    ordered = sorted(results.values(), key=_posting_order if ruleset.gm_orders else _row)
     for r in ordered if secret else ():
         r.secret = r.kind in secret
     after_tables = dict(state.tables)
@@ -374,6 +379,14 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
     return TurnResult(ruleset.name, turn, seed, state, GameState(after_tables, after_meta),
                       ordered, events,
                       before if before is not None else private_notes(prepared.world))
+
+
+def _posting_order(r: OrderResult) -> tuple[bool, int]:
+    """The Orders tab's rows, then the GM orders tab's (negative rows)."""
+    return r.row < 0, abs(r.row)
+
+
+_row = operator.attrgetter("row")
 
 
 def _run_phases(ruleset: Ruleset, ctx: Context) -> None:
@@ -497,7 +510,8 @@ def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_r
                   turn: int) -> pd.DataFrame:
     out = orders.copy()
     where = out.index.get_indexer([r.row for r in results])
-    for col, new in ((RESULT, [r.status.value for r in results]),
+    words = {s: s.value for s in Status}
+    for col, new in ((RESULT, [words[r.status] for r in results]),
                      (REASON, [PRIVATE_REASON if r.secret else r.reason for r in results])):
         cells = out[col].to_numpy(dtype=object, copy=True)
         cells[where] = new

@@ -102,8 +102,18 @@ def _column_values(table: Table, col: Column, cells: list, rows: list[int], live
                 for r, c, ok in zip(rows, cells, live)]
     if kind is Kind.REFS:
         refs = _Refs(table, col, tables, lookups, problems)
-        return [refs.many(r, c) if ok else tuple(values.name_list(c))
-                for r, c, ok in zip(rows, cells, live)]
+        exact, strip = refs.exact, str.strip
+        out = []
+        for r, c, ok in zip(rows, cells, live):
+            if not c:
+                out.append(())
+            elif not ok:
+                out.append(tuple(values.name_list(c)))
+            else:  # the common case first: names as their tab spells them, commas between
+                got = tuple(map(exact, map(strip, c.split(","))))
+                out.append(got if all(got) and ";" not in c and "\n" not in c
+                           else refs.many(r, c))
+        return out
     if kind is Kind.NAMES:
         if col.choices:
             read = _choices_reader(table, col, problems)
@@ -161,9 +171,10 @@ def check_both_sides(table: Table, objects: Iterable[Any], problems: Problems) -
     objects = list(objects)
     names = [getattr(o, key) for o in objects]
     for col in columns:
-        links = dict(zip(names, map(operator.attrgetter(col.attr), objects)))
-        for name, obj in zip(names, objects):
-            for other in links[name]:
+        linked = list(map(operator.attrgetter(col.attr), objects))
+        links = dict(zip(names, linked))
+        for name, obj, others in zip(names, objects, linked):
+            for other in others:  # most rows of a big map have none or a few
                 if name in links[other] and other != name:
                     continue
                 if other == name:
@@ -231,7 +242,9 @@ def write_rows(table: Table, before: pd.DataFrame, objects: list[Any],
     start = int(max(out.index)) + 1 if len(out) else 2
     added = pd.DataFrame({name: [cells[i] for i in new] for name, cells in columns.items()},
                          index=range(start, start + len(new)), dtype=object)
-    return pd.concat([out, added.reindex(columns=out.columns)])
+    grown = pd.concat([out, added.reindex(columns=out.columns)])
+    grown.attrs = out.attrs  # e.g. which optional columns the sheet lacks
+    return grown
 
 
 __all__ = ["a", "check_both_sides", "check_unique", "key_lookups", "load_rows", "write_rows"]

@@ -197,6 +197,7 @@ class Context:
         #: whose turn it is in a per-player phase (None in global phases).
         self.player: str | None = None
         self._by_player: dict[str, list[Order]] | None = None
+        self._by_kind: dict[str, list[Order]] | None = None
         self._orders = orders
         self._events = events
         self._results = results
@@ -238,7 +239,14 @@ class Context:
         wanted = set(kinds)
         player = self.player
         if player is None:
-            return [o for o in self._orders if o.kind in wanted and o.row not in self._results]
+            if len(wanted) != 1:
+                return [o for o in self._orders if o.kind in wanted and o.row not in self._results]
+            if self._by_kind is None:
+                self._by_kind = {}
+                for o in self._orders:
+                    self._by_kind.setdefault(o.kind, []).append(o)
+            results = self._results
+            return [o for o in self._by_kind.get(kinds[0], ()) if o.row not in results]
         if self._by_player is None:
             self._by_player = {}
             for o in self._orders:

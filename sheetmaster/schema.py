@@ -101,6 +101,9 @@ class Table:
     #: a GM data tab keyed by several columns together (e.g. unit type and tech level); its
     #: blank cells are read as missing, and a turn that needs one stops (SettingsTable).
     keys: tuple[str, ...] = ()
+    #: the rows a new game's tab starts with (``new`` without --example, ``init``): a GM
+    #: data tab listing what to fill in, its numbers blank.
+    starter_rows: tuple[dict[str, Any], ...] = ()
 
     @property
     def row_noun(self) -> str:

@@ -3,7 +3,9 @@
 A timer is started by an order (or by the rules), counts turns down, may be paused and
 resumed, is cancelled with a refund of what was paid, and completes in a later turn with a
 log line citing the order row that started it. The GM reads every process in the Timers tab:
-what, whose, started by which order, due when, paid so far.
+what, whose, started by which order, due when, paid so far. A process with no set length
+(an occupation, a canal built by investment) is open-ended: it has no turns left and no due
+turn, and lasts until the rules complete or cancel it.
 
 Each resolve first counts every running timer down by one turn; a phase then takes the ones
 that are due (``ctx.timers.due(kind)``) and completes them.
@@ -31,8 +33,9 @@ class Timer:
     subject: str
     started: int
     order_row: int
-    turns_left: int
-    due_turn: int
+    #: None for an open-ended process (no set length: the rules end it).
+    turns_left: int | None
+    due_turn: int | None
     paid: Decimal
     status: str
     data: str
@@ -42,6 +45,10 @@ class Timer:
     @property
     def running(self) -> bool:
         return self.status == RUNNING
+
+    @property
+    def open_ended(self) -> bool:
+        return self.turns_left is None
 
     @property
     def details(self) -> dict[str, str]:
@@ -66,9 +73,9 @@ TIMERS = Table(
         Column("order row", Kind.WHOLE, "the Orders row that started it (blank: the rules did)",
                owned=True),
         Column("turns left", Kind.WHOLE, "turns until it is due (a paused one does not count "
-               "down)", owned=True),
-        Column("due on turn", Kind.WHOLE, "the turn it completes (0 while paused)", owned=True,
-               bind="due_turn"),
+               "down; blank: no set length, the rules end it)", owned=True, blank=None),
+        Column("due on turn", Kind.WHOLE, "the turn it completes (0 while paused; blank: no "
+               "set length)", owned=True, bind="due_turn", blank=None),
         Column("paid", Kind.DECIMAL, "what was paid for it so far (refunds are taken from it)",
                owned=True),
         Column("status", Kind.CHOICE, "running, paused, done or cancelled", owned=True,
@@ -108,18 +115,21 @@ class Timers:
     def count_down(self) -> None:
         """The start of a turn: every running timer started before it is one turn nearer."""
         for timer in self.rows:
-            if timer.running and timer.started < self.turn and timer.turns_left > 0:
+            if timer.running and timer.started < self.turn and timer.turns_left:
                 timer.turns_left -= 1
 
-    def start(self, kind: str, owner: str, subject: str, turns: int, *, order_row: int = 0,
-              paid: Decimal | int = 0, data: Mapping[str, Any] | None = None) -> Timer:
-        """A new process, due ``turns`` turns from now."""
+    def start(self, kind: str, owner: str, subject: str, turns: int | None, *,
+              order_row: int = 0, paid: Decimal | int = 0,
+              data: Mapping[str, Any] | None = None) -> Timer:
+        """A new process, due ``turns`` turns from now; ``turns`` None: open-ended, it lasts
+        until the rules complete or cancel it (it is never due)."""
+        due = None if turns is None else self.turn + turns
         timer = Timer(self._next_id(), kind, owner, subject, self.turn, order_row, turns,
-                      self.turn + turns, Decimal(paid), RUNNING, data_text(data or {}),
+                      due, Decimal(paid), RUNNING, data_text(data or {}),
                       f"started on turn {self.turn}")
         self.rows.append(timer)
-        self.emit(owner, "timer started", f"{kind} started: {subject}, due on turn "
-                                          f"{timer.due_turn} ({timer.id})")
+        until = "with no set end" if due is None else f"due on turn {due}"
+        self.emit(owner, "timer started", f"{kind} started: {subject}, {until} ({timer.id})")
         return timer
 
     def find(self, *, kind: str | None = None, owner: str | None = None,
@@ -128,7 +138,7 @@ class Timers:
                 and (owner is None or t.owner == owner) and (status is None or t.status == status)]
 
     def due(self, kind: str | None = None) -> list[Timer]:
-        """Running timers whose time has come, oldest first."""
+        """Running timers whose time has come, oldest first (never an open-ended one)."""
         return [t for t in self.find(kind=kind) if t.turns_left == 0]
 
     def complete(self, timer: Timer, text: str) -> None:
@@ -145,17 +155,20 @@ class Timers:
     def resume(self, timer: Timer, why: str) -> None:
         if timer.status == PAUSED:
             timer.status, timer.note = RUNNING, f"resumed on turn {self.turn}: {why}"
+            left = "no set end" if timer.open_ended else f"{timer.turns_left} turns left"
             self.emit(timer.owner, "timer resumed", f"{timer.subject} resumed: {why}, "
-                                                    f"{timer.turns_left} turns left ({timer.id})")
+                                                    f"{left} ({timer.id})")
 
     def pay(self, timer: Timer, amount: Decimal | int) -> None:
         """Record a further payment (an instalment) toward the process."""
         timer.paid += Decimal(amount)
 
-    def cancel(self, timer: Timer, why: str, refund_share: Decimal | int = 0) -> Decimal:
-        """Stop the process; returns the refund (``refund_share`` of what was paid), which
-        the rules give back to its owner."""
-        refund = timer.paid * Decimal(refund_share)
+    def cancel(self, timer: Timer, why: str, refund_share: Decimal | int = 0, *,
+               refund: Decimal | int | None = None) -> Decimal:
+        """Stop the process; returns the refund (``refund_share`` of what was paid, or the
+        ``refund`` the rules worked out, e.g. half rounded down), which the rules give back
+        to its owner."""
+        refund = timer.paid * Decimal(refund_share) if refund is None else Decimal(refund)
         timer.status, timer.note = CANCELLED, f"cancelled on turn {self.turn}: {why}"
         self.emit(timer.owner, "timer cancelled",
                   f"{timer.subject} cancelled: {why}; refund {values.number_cell(refund)} of "
@@ -163,9 +176,12 @@ class Timers:
         return refund
 
     def finish(self) -> list[Timer]:
-        """The rows to write back, due turns brought up to date (0 while paused)."""
+        """The rows to write back, due turns brought up to date (0 while paused, blank for an
+        open-ended process)."""
         for timer in self.rows:
-            if timer.running:
+            if timer.open_ended:
+                timer.due_turn = None
+            elif timer.running:
                 timer.due_turn = self.turn + timer.turns_left
             elif timer.status == PAUSED:
                 timer.due_turn = 0

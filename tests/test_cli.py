@@ -187,6 +187,24 @@ def test_golden_captures_a_real_turn_as_a_passing_case(tmp_path):
     run_case(loaded)
 
 
+def test_golden_captures_the_game_settings_and_the_timers(tmp_path):
+    """A ruleset whose settings have no default, and whose state lasts in the Timers tab,
+    replays from its captured case alone."""
+    from sheetmaster.testing.golden import load_case, run_case
+
+    game = tmp_path / "g.xlsx"
+    main(["new", "goldenage", str(game), "--example"])
+    case_dir = tmp_path / "goldenage"
+    case_dir.mkdir()
+    case = case_dir / "captured.yaml"
+    assert main(["golden", str(game), "--out", str(case), "--rule", "Process of Turn "
+                 "Resolution: the following occurs in order"]) == 0
+    loaded = load_case(case)
+    assert loaded.data["settings"]["land combat die"] == 6
+    assert [r["timer"] for r in loaded.data["tables"]["Timers"]][:2] == ["T1", "T2"]
+    run_case(loaded)
+
+
 def test_sheetmaster_is_a_regular_package_that_installs():
     """A namespace package would be left out of `pip install .` and the command would fail."""
     import importlib.util

@@ -86,5 +86,7 @@ def test_decimals_are_exact_and_new_rows_go_at_the_bottom():
     units = result.after.tables["Units"]
     assert units.index.tolist() == [2, 3]
     assert units.loc[3, ["unit", "owner", "at"]].tolist() == ["Stark levy", "Stark", "A"]
+    # what the sheet's tab is (e.g. its missing optional columns) survives the new rows
+    assert units.attrs == result.before.tables["Units"].attrs
     message = refused(Realms=[dict(REALM_ROWS[0], coins="lots")])
     assert "column 'coins': 'lots' is not a number" in message

@@ -93,6 +93,58 @@ def test_a_paused_timer_does_not_count_down_and_a_cancelled_one_refunds():
                for e in cancelled.events)
 
 
+def test_a_cancelled_timer_refunds_what_the_rules_work_out():
+    """A rule that refunds half rounded down gives the amount itself."""
+    from sheetmaster.timers import RUNNING, Timer, Timers
+
+    timer = Timer("T1", "fort", "Stark", "A", 1, 2, 1, 3, Decimal(41), RUNNING, "", "")
+    lines = []
+    timers = Timers(2, [timer], lambda *a, **k: lines.append(a[2]))
+    assert timers.cancel(timer, "occupied", refund=41 // 2) == 20
+    assert "refund 20 of 41 paid" in lines[0] and timer.status == "cancelled"
+
+
+def occupy(ctx) -> None:
+    """'pay' starts an open-ended occupation of A (it lasts until the rules end it); 'cut'
+    ends it; it is never due however many turns pass."""
+    assert ctx.timers.due("occupation") == []
+    for order in ctx.orders("pay"):
+        ctx.timers.start("occupation", order.player, "A", None, order_row=order.row)
+        ctx.resolve(order, Status.APPLIED, "occupied")
+    for order in ctx.orders("cut"):
+        for timer in ctx.timers.find(kind="occupation", owner=order.player):
+            ctx.timers.complete(timer, "A is liberated")
+        ctx.resolve(order, Status.APPLIED, "liberated")
+
+
+def test_a_timers_tab_without_a_column_is_refused_naming_it():
+    """Was: AssertionError from loading the rows, instead of the missing column's problem."""
+    from sheetmaster.schema import StateError
+
+    rules = fort_rules()
+    game = state(rules, tables={"Timers": timers(play(rules, [
+        {"player": "Stark", "order": "pay", "amount": 3}]))})
+    game.tables["Timers"] = game.tables["Timers"].drop(columns=["paid"])
+    with pytest.raises(StateError, match="tab 'Timers', row 1, column 'paid'"):
+        resolve(rules, game, seed=1)
+
+
+def test_an_open_ended_timer_has_no_due_turn_and_lasts_until_the_rules_end_it():
+    rules = ruleset(Phase("o", "occupation", occupy, orders=("pay", "cut")),
+                    lasting=("timers",))
+    first = play(rules, [{"player": "Stark", "order": "pay", "amount": 1}])
+    [row] = timers(first)
+    assert (row["turns left"], row["due on turn"], row["status"]) == (None, None, "running")
+    assert any("occupation started: A, with no set end (T1)" in e.text for e in first.events)
+    later = next_turn(rules, next_turn(rules, next_turn(rules, first)))
+    assert (timers(later)[0]["turns left"], timers(later)[0]["status"]) == (None, "running")
+    ended = next_turn(rules, later, [{"player": "Stark", "order": "cut", "unit": "x",
+                                      "to": "A"}])
+    assert timers(ended)[0]["status"] == "done"
+    assert [e.text for e in ended.events if e.kind == "timer done"] == [
+        "A is liberated (occupation T1, started by order row 2 on turn 1)"]
+
+
 def owe_and_take(ctx) -> None:
     for decision in ctx.decisions.take("government"):
         ctx.emit(decision.owed_by, "trace", f"{decision.owed_by} takes {decision.choice}")

@@ -29,8 +29,8 @@ def test_example_is_what_new_example_writes(tmp_path, ruleset):
         pd.testing.assert_frame_equal(shipped.tables[tab], again.tables[tab])
 
 
-@pytest.mark.parametrize(("ruleset", "turn"),
-                         [("claims", 2), ("clans", 5), ("eighteen_hundred", 1)])
+@pytest.mark.parametrize(("ruleset", "turn"), [("claims", 2), ("clans", 5), ("eighteen_hundred", 1),
+                                               ("goldenage", 4)])
 def test_example_resolves_from_the_shipped_file(tmp_path, ruleset, turn):
     game = tmp_path / "example.xlsx"
     shutil.copy(TEMPLATES / f"{ruleset}-example.xlsx", game)

@@ -28,7 +28,8 @@ def cmd_new(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if path.exists() and not args.force:
         raise UsageError(f"{path} already exists; pick another name or add --force")
-    tables, orders, settings, turn = {}, [], {"game": path.stem}, ruleset.first_turn
+    starters = {t.tab: t.starter_rows for t in ruleset.tables if t.starter_rows}
+    tables, orders, settings, turn = starters, [], {"game": path.stem}, ruleset.first_turn
     secret = fairness.new_secret()
     if args.example:
         if ruleset.example is None:

@@ -9,9 +9,11 @@ from sheetmaster.ruleset import Ruleset
 from .claims import RULESET as CLAIMS
 from .clans import RULESET as CLANS
 from .eighteen_hundred import RULESET as EIGHTEEN_HUNDRED
+from .goldenage import RULESET as GOLDENAGE
 
 BUILT_IN: dict[str, Ruleset] = {CLAIMS.name: CLAIMS, CLANS.name: CLANS,
-                                EIGHTEEN_HUNDRED.name: EIGHTEEN_HUNDRED}
+                                EIGHTEEN_HUNDRED.name: EIGHTEEN_HUNDRED,
+                                GOLDENAGE.name: GOLDENAGE}
 
 
 def available() -> dict[str, Ruleset]:

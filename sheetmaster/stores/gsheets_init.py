@@ -76,6 +76,8 @@ def plan_init(store: SheetsStore, ruleset: Ruleset, *, editors: list[str],
                 plan.requests.append(_freeze(sheet_id))
                 plan.kept_tabs.append(title)
             rows = _howto_rows(ruleset) if table is None else [_header(table, form_tab)]
+            if table is not None and table.starter_rows:
+                rows += [[r.get(c) for c in rows[0]] for r in table.starter_rows]
             if table is not None and table.tab == GAME_TAB:
                 rows += _game_rows(ruleset, store.time_zone, form_tab, secret)
             plan.requests.append(_write(sheet_id, 0, 0, rows))
@@ -127,7 +129,8 @@ def _existing(store: SheetsStore, title: str):
 
 
 def _header(table: Table, form_tab: str | None) -> list[str]:
-    columns = [c.name for c in table.columns if not c.optional or c.owned]
+    starters = {k for r in table.starter_rows for k in r}
+    columns = [c.name for c in table.columns if not c.optional or c.owned or c.name in starters]
     if form_tab and (table.key == PLAYER or table.lists_players) and "email" not in columns:
         columns.append("email")
     return columns

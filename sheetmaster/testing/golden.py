@@ -27,7 +27,7 @@ tab is sealed with it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +36,12 @@ import yaml
 from sheetmaster import rules, values
 from sheetmaster.builder import build_state
 from sheetmaster.dice import ScriptedDice
-from sheetmaster.engine import resolve
+from sheetmaster.engine import all_tables, resolve
+from sheetmaster.lasting import lasting_tables
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.report import cell_changes
 from sheetmaster.schema import StateError
-from sheetmaster.tabs import GAME
+from sheetmaster.tabs import GAME, GM_ORDERS_TAB, orders_table
 
 REQUIRED = ("rule", "tables", "expect")
 #: the dice secret of every golden case (public: a test's).
@@ -141,9 +142,9 @@ def _status_word(word: str) -> str:
 
 
 def _check_tables(case: GoldenCase, result: TurnResult, expected: dict) -> None:
+    tables = {t.tab: t for t in all_tables(case.ruleset)}
     for tab, rows in expected.items():
-        table = GAME if tab == "Game" else \
-            case.ruleset.table(tab) if tab not in ("Orders", "Log") else None
+        table = GAME if tab == "Game" else tables[tab] if tab not in ("Orders", "Log") else None
         df = result.after.tables[tab]
         key = table.key if table else None
         if key:
@@ -178,10 +179,11 @@ def _assert_cell(tab: str, key: Any, col: str, actual: Any, want: Any) -> None:
 
 
 def _check_only_changes(case: GoldenCase, result: TurnResult, expected: dict) -> None:
+    tables = {t.tab: t for t in all_tables(case.ruleset)}
     allowed = {(tab, values.fold(str(row[k])), col)
                for tab, rows in expected.items()
-               for k in [case.ruleset.table(tab).key] if k
-               for row in rows for col in row if col != k}
+               for k in [tables[tab].key] if k
+               for row in rows for col in row}
     # optional columns sheetmaster writes are derived from the rest (counts, totals)
     derived = {(t.tab, c.name) for t in case.ruleset.tables for c in t.columns
                if c.optional and c.owned}
@@ -192,6 +194,7 @@ def _check_only_changes(case: GoldenCase, result: TurnResult, expected: dict) ->
     for change in cell_changes(case.ruleset, result):
         if change.tab in ("Orders", "Log", "Game", "War results"):
             continue
+        change = _keyed(tables.get(change.tab), result, change)
         if (change.tab, change.column) in derived:
             continue  # e.g. the territories count, which follows ownership
         if change.tab in whole:
@@ -200,6 +203,16 @@ def _check_only_changes(case: GoldenCase, result: TurnResult, expected: dict) ->
             continue
         assert (change.tab, values.fold(change.key), change.column) in allowed, \
             f"unexpected change {change}"
+
+
+def _keyed(table, result: TurnResult, change):
+    """A change to a row a keyed tab gained (a new unit...), named by that row's key."""
+    if change.key or table is None or not table.key or change.tab not in result.after.tables:
+        return change
+    after = result.after.tables[change.tab]
+    if change.row not in after.index or table.key not in after.columns:
+        return change
+    return replace(change, key=values.text(after.at[change.row, table.key]))
 
 
 def case_paths(root: Path) -> list[Path]:
@@ -216,7 +229,9 @@ def capture_case(ruleset, state, rule: str, *, seed: int | None = None,
 
     prepared = prepare(ruleset, state, secret)
     result = resolve(ruleset, state, seed=seed, secret=secret)
-    input_tables = {t.tab: t for t in ruleset.tables}
+    input_tables = {t.tab: t for t in (*ruleset.tables, *lasting_tables(ruleset.lasting))}
+    if ruleset.gm_orders:
+        input_tables[GM_ORDERS_TAB] = orders_table(ruleset.order_columns, GM_ORDERS_TAB)
 
     def rows(df, columns) -> list[dict[str, Any]]:
         out = []
@@ -232,6 +247,7 @@ def capture_case(ruleset, state, rule: str, *, seed: int | None = None,
     expected_tables: dict[str, list[dict[str, Any]]] = {}
     for change in cell_changes(ruleset, result):
         table = input_tables.get(change.tab)
+        change = _keyed(table, result, change)
         if table is None or not table.key or not change.key:
             continue
         entry = next((r for r in expected_tables.setdefault(change.tab, [])
@@ -242,11 +258,15 @@ def capture_case(ruleset, state, rule: str, *, seed: int | None = None,
         entry[change.column] = _plain(change.after)
     by_row = {r.row: r for r in result.results}
     orders_df = prepared.state.tables["Orders"]
+    meta = prepared.state.meta
+    settings = {s.name: _plain(meta[values.fold(s.name)]) for s in ruleset.all_settings()
+                if not s.written and not values.is_blank(meta.get(values.fold(s.name)))}
     return {
         "rule": rule,
         "description": f"captured from a real turn {result.turn}",
         "ruleset": ruleset.name,
         "turn": result.turn,
+        "settings": settings,
         "tables": tables,
         "orders": rows(orders_df, order_columns),
         "dice": [e.value for e in result.events if e.kind == "die"],

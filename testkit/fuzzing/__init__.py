@@ -30,7 +30,7 @@ games), :mod:`.rows` (cells and order rows), :mod:`.sheet_writes` (appending row
 turn back), :mod:`.invariants` (what must hold after every turn), :mod:`.damage` (damaged
 states and workbooks), :mod:`.strategies` (hypothesis), :mod:`.run` (playing games, the
 volume run), and each ruleset's own: :mod:`.claims_checks`, :mod:`.clans_checks`,
-:mod:`.eighteen_hundred_checks`.
+:mod:`.eighteen_hundred_checks`, :mod:`.goldenage_checks`.
 """
 
 from __future__ import annotations
@@ -120,6 +120,8 @@ def _register_eighteen_hundred() -> None:
 
 _register_eighteen_hundred()
 
+# importing goldenage_checks registers the goldenage ruleset's games, rows and checks
+from testkit.fuzzing import goldenage_checks as goldenage_checks  # noqa: E402
 
 __all__ = [
     "DAMAGES", "GAMES", "INVARIANTS", "REJECTION_MATTERS", "SCENARIOS", "Chooser", "Damage",

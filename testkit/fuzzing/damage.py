@@ -136,7 +136,8 @@ def generic_damages(ruleset: Ruleset, raw: GameState) -> list[Damage]:
                                            f" {str(first).upper()} "),), "duplicate name"))
     game = prepared.state.tables[GAME_TAB]
     settings = {values.fold(k): int(r) for r, k in zip(game.index, game["setting"].tolist())}
-    for key, bad in (("turn", ("zero", 0, -1, 2.5, "", True)),
+    first_turn = ruleset.first_turn  # a calendar with a setup turn starts at turn 0
+    for key, bad in (("turn", ("zero", first_turn - 1, -1, 2.5, "", True)),
                      ("timezone", ("Mars/Olympus", "../etc", 5)),
                      ("deadline", ("soon", "2026-13-45", 1e12, -10**6, float("inf"))),
                      ("turn length (hours)", ("a day", -24, 2.5))):

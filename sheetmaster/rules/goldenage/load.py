@@ -1,0 +1,195 @@
+"""Building the Golden Age world from the validated tabs, with every cross-check only this
+game needs (the engine checks references, choices and borders listed on both sides)."""
+
+from __future__ import annotations
+
+import re
+
+from sheetmaster import values
+from sheetmaster.schema import Problems
+from sheetmaster.values import Names
+
+from . import data
+from .settings import ITEM, SETTINGS_TAB
+from .tables import (
+    AGREEMENTS,
+    BUILDINGS,
+    CANALS,
+    NATIONS,
+    PERMANENT,
+    PROVINCES,
+    RAILROADS,
+    SEA_ZONES,
+    UNITS,
+    Unit,
+)
+from .world import GoldenWorld, build_graph
+
+_TIMES = re.compile(r"^(?P<name>.*?)\s*x\s*(?P<n>[0-9]+)$", re.I)
+_RESOURCES = Names((*data.UNIT_TYPES, *data.BUILDING_TYPES))
+
+
+def build_world(loaded, problems: Problems) -> GoldenWorld:
+    rows = loaded.rows
+    world = GoldenWorld(turn=loaded.state.turn)
+    world.provinces = {p.name: p for p in rows[PROVINCES.tab]}
+    world.seas = {s.name: s for s in rows[SEA_ZONES.tab]}
+    world.graph = build_graph(world)
+    for zone in world.seas.values():
+        if zone.name in world.provinces:
+            problems.add(SEA_ZONES.tab, zone.row, "sea zone", f"'{zone.name}' is also a "
+                         "province's name; give the sea zone another")
+    nations = Names(n.name for n in rows[NATIONS.tab])
+    for nation in rows[NATIONS.tab]:
+        world.nations[nation.name] = nation
+        _check_nation(world, nation, problems)
+    for province in world.provinces.values():
+        _check_province(world, province, nations, problems)
+    for building in rows[BUILDINGS.tab]:
+        _check_building(world, building, problems)
+        world.add_building(building)
+    for rail in rows[RAILROADS.tab]:
+        if rail.a and rail.b and not world.adjacent_land(rail.a, rail.b):
+            problems.add(RAILROADS.tab, rail.row, "to", f"'{rail.a}' and '{rail.b}' are not "
+                         "adjacent; a railroad connects two adjacent provinces")
+        elif rail.a and rail.b and world.railroad(rail.a, rail.b) is not None:
+            problems.add(RAILROADS.tab, rail.row, "to", f"a railroad between '{rail.a}' and "
+                         f"'{rail.b}' is listed twice")
+        else:
+            world.add_railroad(rail)
+    for canal in rows[CANALS.tab]:
+        zone = world.seas.get(canal.sea_zone)
+        if zone is not None and not zone.canal:
+            problems.add(CANALS.tab, canal.row, "sea zone", f"'{canal.sea_zone}' is not a "
+                         "canal (Sea zones tab, column 'canal')")
+        world.canals[canal.name] = canal
+    for agreement in rows[AGREEMENTS.tab]:
+        if agreement.payer and agreement.payer == agreement.payee:
+            problems.add(AGREEMENTS.tab, agreement.row, "payee", "a nation cannot pay itself")
+        world.agreements[agreement.name] = agreement
+    units = rows[UNITS.tab]
+    for unit in units:
+        world._keys.add(unit.name.casefold())
+    ids = {u.name: u for u in units if u.alive}
+    for unit in units:
+        if unit.alive:
+            _check_unit(world, unit, ids, problems)
+    for unit in units:
+        world.add_unit(unit)
+    for unit in world.units.values():
+        for ship in unit.aboard:
+            if ship in world.units:
+                world.units[ship].cargo.append(unit.name)
+    _check_settings(loaded, problems)
+    return world
+
+
+def _check_nation(world: GoldenWorld, nation, problems: Problems) -> None:
+    if not 1 <= nation.tech <= data.MAX_TECH:
+        problems.add(NATIONS.tab, nation.row, "tech", f"{nation.tech} is not a tech level "
+                     f"(1 to {data.MAX_TECH})")
+    if nation.capital and not nation.capital_kind:
+        nation.capital_kind = PERMANENT
+    capital = world.provinces.get(nation.capital)
+    if capital is not None and capital.owner != nation.name:
+        problems.add(NATIONS.tab, nation.row, "capital", f"'{nation.capital}' is "
+                     f"{nation.name}'s capital, but {capital.owner or 'nobody'} owns it "
+                     f"(Provinces tab, row {capital.row})")
+    for part in values.name_list(nation.to_deploy):
+        name = _TIMES.match(part)["name"] if _TIMES.match(part) else part
+        if _RESOURCES.get(name) is None:
+            problems.add(NATIONS.tab, nation.row, "to deploy", f"{values.show(name)} is not a "
+                         f"unit type or a building ({', '.join(_RESOURCES)})")
+
+
+def _check_province(world: GoldenWorld, province, nations: Names, problems: Problems) -> None:
+    if province.occupied_by:
+        found = nations.get(province.occupied_by)
+        if found is None and values.fold(province.occupied_by) == values.fold(data.REBELS):
+            found = data.REBELS
+        if found is None:
+            problems.add(PROVINCES.tab, province.row, "occupied by",
+                         f"{values.show(province.occupied_by)} is not a nation in the "
+                         f"Nations tab, nor Rebels")
+        elif found == province.owner:
+            problems.add(PROVINCES.tab, province.row, "occupied by",
+                         f"{found} owns '{province.name}'; it cannot occupy it too")
+        province.occupied_by = found or ""
+
+
+def _check_building(world: GoldenWorld, building, problems: Problems) -> None:
+    where = world.provinces.get(building.province)
+    if where is None:
+        return
+    if building.type == data.PORT:
+        building.level = building.level or 1
+        if not building.sea_zone:
+            problems.add(BUILDINGS.tab, building.row, "sea zone", "a port needs the sea zone "
+                         "it opens onto")
+        elif building.sea_zone not in where.seas:
+            problems.add(BUILDINGS.tab, building.row, "sea zone", f"'{building.province}' "
+                         f"does not touch '{building.sea_zone}' (its 'seas')")
+    if building.state not in ("", data.ACTIVE) and building.type != data.FORT:
+        problems.add(BUILDINGS.tab, building.row, "state", f"only a fort is {building.state}")
+    if building.type in (data.PORT, data.FORT) and world.buildings_in(building.province,
+                                                                     building.type):
+        problems.add(BUILDINGS.tab, building.row, "type", f"'{building.province}' has a "
+                     f"{building.type} already; only one {building.type} per province")
+    building.state = building.state or data.ACTIVE
+
+
+def _check_unit(world: GoldenWorld, unit: Unit, ids: dict[str, Unit],
+                problems: Problems) -> None:
+    tab, row = UNITS.tab, unit.row
+    status = values.fold(unit.status)
+    if status not in ("", "abandoned"):
+        problems.add(tab, row, "status", f"{values.show(unit.status)} is not blank, "
+                     "'abandoned' or 'gone (...)'")
+    unit.status = status
+    if status == "abandoned" and not unit.at_sea:
+        problems.add(tab, row, "status", "only a ship is left abandoned")
+    rebel = unit.type in data.REBEL_TYPES
+    if rebel and unit.nation:
+        problems.add(tab, row, "nation", "rebels belong to no nation; leave it blank")
+    elif not rebel and not unit.nation and status != "abandoned":
+        problems.add(tab, row, "nation", "is blank; only rebels and abandoned ships have no "
+                     "nation")
+    nation = world.nations.get(unit.nation)
+    unit.tech = unit.tech or (nation.tech if nation else 1)
+    if unit.aboard:
+        _check_aboard(unit, ids, problems)
+        return
+    where = unit.at
+    found = world.provinces.get(where) or world.seas.get(where)
+    if found is None:
+        problems.add(tab, row, "at", f"{values.show(where)} is not a province or a sea zone"
+                     if where else "is blank; name the province or sea zone it is in")
+        return
+    unit.at = found.name
+    if unit.at_sea and unit.at in world.provinces and world.port(unit.at) is None:
+        problems.add(tab, row, "at", f"a ship stands in '{unit.at}', which has no port")
+    elif not unit.at_sea and unit.at in world.seas:
+        problems.add(tab, row, "at", f"a land unit at sea ('{unit.at}') must be aboard a "
+                     "ship (column 'aboard')")
+
+
+def _check_aboard(unit: Unit, ids: dict[str, Unit], problems: Problems) -> None:
+    if unit.at_sea or unit.type in data.REBEL_TYPES:
+        problems.add(UNITS.tab, unit.row, "aboard", f"a {unit.type} is not carried by ships")
+        return
+    for ship_id in unit.aboard:
+        ship = ids.get(ship_id)
+        if ship is None or ship.type not in data.CARRIERS or ship.aboard:
+            problems.add(UNITS.tab, unit.row, "aboard", f"'{ship_id}' is not a Warship or "
+                         "Battleship in play")
+            return
+    unit.at = ids[unit.aboard[0]].at
+
+
+def _check_settings(loaded, problems: Problems) -> None:
+    frame = loaded.state.tables[SETTINGS_TAB.tab]
+    items = Names(data.SETTINGS_ITEMS)
+    for row, item in zip(frame.index.tolist(), frame[ITEM].tolist()):
+        if item and items.get(item) is None:
+            problems.add(SETTINGS_TAB.tab, int(row), ITEM, f"{values.show(item)} is not an "
+                         f"item of the rules ({', '.join(data.SETTINGS_ITEMS)})")

@@ -1,0 +1,1 @@
+"""The Golden Age resolution steps, one module per step or group of steps."""

@@ -1,0 +1,108 @@
+"""Canals: begun with `build-canal`, finished by investment (digest F19, F20).
+
+"`build-canal` begins construction of a building or canal." "`invest-canal` spends up to 50
+currency per year in a canal which is under construction." A canal opens when what was
+invested reaches its cost (the Canals tab's 'cost', from the rulebook's p.12).
+"""
+
+from __future__ import annotations
+
+from sheetmaster import values
+from sheetmaster.model import Order, Status
+from sheetmaster.ruleset import Context
+from sheetmaster.schema import Problem
+from sheetmaster.settings import MissingSetting
+
+from .. import data, reasons
+from ..processes import CANAL
+from ..settings import CANAL_START
+from ..tables import BUILDING, CANALS, OPEN, Canal, Nation
+from ..world import GoldenWorld
+from .common import pay
+
+
+def build_canal(ctx: Context, order: Order, nation: Nation) -> None:
+    world: GoldenWorld = ctx.world
+    canal = world.canals[order.fields["canal"]]
+    if canal.state:
+        ctx.resolve(order, Status.REJECTED, reasons.CANAL_STATE.say(canal=canal.name,
+                                                                    state=canal.state))
+        return
+    if not any(canal.sea_zone in p.seas for p in world.provinces_of(nation.name)):
+        ctx.resolve(order, Status.REJECTED, f"none of your provinces touches "
+                                            f"{canal.sea_zone}, the canal's sea zone")
+        return
+    cost = ctx.setting(CANAL_START)
+    if not pay(ctx, order, nation, cost, f"beginning the {canal.name} canal"):
+        return
+    canal.state, canal.owner = BUILDING, nation.name
+    ctx.timers.start(CANAL, nation.name, canal.name, None, order_row=order.row,
+                     data={"canal": canal.name, "cost": _cost(canal)})
+    ctx.emit(nation.name, "canal", f"{nation.name} begins the {canal.name} canal")
+    ctx.resolve(order, Status.APPLIED, f"the {canal.name} canal is begun, for {cost}")
+
+
+def invest_canal(ctx: Context, order: Order, nation: Nation) -> None:
+    """Any nation may invest, up to 50 a calendar year in each canal (digest F6); an order
+    over what is left is partly applied (F19)."""
+    world: GoldenWorld = ctx.world
+    canal = world.canals[order.fields["canal"]]
+    if canal.state != BUILDING:
+        ctx.resolve(order, Status.REJECTED, reasons.CANAL_STATE.say(
+            canal=canal.name, state=canal.state or "not begun"))
+        return
+    year = ctx.date.year
+    this_year = _this_year(canal, year)
+    done = this_year.get(nation.name, 0)
+    room = data.CANAL_PER_YEAR - done
+    if room <= 0:
+        ctx.resolve(order, Status.REJECTED, reasons.CANAL_YEAR_CAP.say(done=done,
+                                                                       canal=canal.name))
+        return
+    amount = min(order.fields["amount"], room)
+    if not pay(ctx, order, nation, amount, f"the {canal.name} canal"):
+        return
+    this_year[nation.name] = done + amount
+    canal.invested += amount
+    canal.invested_this_year = f"{year}: " + ", ".join(f"{n} {v}" for n, v in this_year.items())
+    timer = next((t for t in ctx.timers.find(kind=CANAL) if t.subject == canal.name), None)
+    if timer is not None:
+        ctx.timers.pay(timer, amount)
+    status = Status.APPLIED if amount == order.fields["amount"] else Status.PARTIAL
+    note = "" if status is Status.APPLIED else f" (of {order.fields['amount']}: 50 a year)"
+    ctx.resolve(order, status, f"invested {amount} in the {canal.name} canal{note}; "
+                               f"{canal.invested} of {_cost(canal)}")
+    if canal.invested >= _cost(canal):
+        _open(ctx, canal, timer)
+
+
+def _open(ctx: Context, canal: Canal, timer) -> None:
+    world: GoldenWorld = ctx.world
+    canal.state = OPEN
+    world.seas[canal.sea_zone].open = True
+    text = f"Canal Complete: the {canal.name} canal is open"
+    if timer is not None:
+        ctx.timers.complete(timer, text)
+    else:
+        ctx.emit(canal.owner, "canal", text)
+
+
+def _cost(canal: Canal) -> int:
+    if canal.cost is None:
+        raise MissingSetting(Problem(CANALS.tab, canal.row, "cost",
+                                     f"is blank, and this turn needs it (the investment that "
+                                     f"finishes the {canal.name} canal)"))
+    return canal.cost
+
+
+def _this_year(canal: Canal, year: int | None) -> dict[str, int]:
+    """This year's investments by nation, from 'invested this year' ('1862: France 30')."""
+    text = canal.invested_this_year
+    if not text.startswith(f"{year}:"):
+        return {}
+    out: dict[str, int] = {}
+    for part in values.name_list(text.split(":", 1)[1]):
+        name, _, amount = part.rpartition(" ")
+        if amount.isdigit():
+            out[name] = int(amount)
+    return out

@@ -1,0 +1,172 @@
+"""What several steps share: the turn's working state handed from step to step, finding a
+nation's own unit or province for an order, paying, and logging."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sheetmaster import values
+from sheetmaster.model import PRIVATE, Order, Status
+from sheetmaster.ruleset import Context
+
+from .. import data, reasons
+from ..tables import Nation, Province, Unit
+from ..world import GoldenWorld
+
+
+@dataclass
+class TurnState:
+    """What one step of the turn leaves for the later ones."""
+
+    #: ship id -> its naval plan (phases 3-6).
+    ships: dict[str, Any] = field(default_factory=dict)
+    #: landings from the sea for the land adjudication (phase 6 -> 8).
+    landings: list[Any] = field(default_factory=list)
+    #: land moves and staying units (phase 7 -> 8 -> 9).
+    land: Any = None
+    #: the land moves decided in step 8 (phase 8 -> 9).
+    battlefield: Any = None
+    #: province -> (nation, march order) of diplomatic integrations begun this turn.
+    integrations: dict[str, tuple[str, Order]] = field(default_factory=dict)
+    #: province -> the new intent of an occupation whose invasion was reissued (F51).
+    reissued: dict[str, str] = field(default_factory=dict)
+    #: land unit id -> the support-coastal orders of warships backing its forces.
+    coastal_support: dict[str, list[Order]] = field(default_factory=dict)
+    #: (supply-coastal order, ship, its sea zone), checked at the end of the season.
+    supplies: list[tuple[Order, str, str]] = field(default_factory=list)
+    #: (blockade order, nation, sea zone, port's province or '').
+    blockades: list[tuple[Order, str, str, str]] = field(default_factory=list)
+    #: Infantry supplied by a warship this turn (step 12).
+    supplied: set[str] = field(default_factory=set)
+    #: province -> the nation that took it in step 9 (steps 10-15).
+    taken: dict[str, str] = field(default_factory=dict)
+    #: province -> the intent ('annex', 'puppet', '') of the invasion that took it.
+    intents: dict[str, str] = field(default_factory=dict)
+    #: provinces whose owner took them back in step 9.
+    liberated: set[str] = field(default_factory=set)
+    #: province -> (victor, Generals and Artillery of the forces it defeated) (steps 10-11).
+    defeated: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+    #: provinces entered by an enemy this turn (a general does not retreat into one).
+    contested: set[str] = field(default_factory=set)
+
+
+def turn_state(ctx: Context) -> TurnState:
+    world: GoldenWorld = ctx.world
+    if world.turn_state is None:
+        world.turn_state = TurnState()
+    return world.turn_state
+
+
+def nation_of(ctx: Context, order: Order) -> Nation:
+    return ctx.world.nations[order.player]
+
+
+def unit_problem(world: GoldenWorld, order: Order, text: str, types: tuple[str, ...] = ()
+                 ) -> tuple[Unit | None, str]:
+    """The unit ``text`` names and why the order's player may not order it now ('' if it
+    may): it must be the player's, in play and not ordered already."""
+    unit = world.unit(text or "")
+    if unit is None:
+        return None, reasons.NO_SUCH_UNIT.say(unit=values.show(text or ""))
+    if unit.nation != order.player:
+        return unit, reasons.NOT_YOUR_UNIT.say(unit=unit.name, owner=unit.nation or "nobody")
+    if types and unit.type not in types:
+        return unit, reasons.WRONG_TYPE.say(kind=order.kind, types=", ".join(types),
+                                            unit=unit.name, type=unit.type)
+    if unit.abandoned:
+        return unit, reasons.ABANDONED.say(unit=unit.name)
+    if unit.disbanding:
+        return unit, reasons.DISBANDING.say(unit=unit.name)
+    if unit.ordered and unit.ordered != order.row:
+        return unit, reasons.ORDERED_TWICE.say(unit=unit.name, row=unit.ordered)
+    return unit, ""
+
+
+def own_unit(ctx: Context, order: Order, types: tuple[str, ...] = (), *,
+             column: str = "unit") -> Unit | None:
+    """The order's unit if the player may order it now; else the order is rejected and
+    None returned."""
+    unit, why = unit_problem(ctx.world, order, order.fields[column], types)
+    if why:
+        ctx.resolve(order, Status.REJECTED, why)
+        return None
+    return unit
+
+
+def free_land_unit(ctx: Context, order: Order, types: tuple[str, ...]) -> Unit | None:
+    """A land unit of the player's that may take an order now (not aboard, not landed
+    without a port, not embarked from a beach); it is marked as ordered."""
+    unit = own_unit(ctx, order, types)
+    if unit is None:
+        return None
+    why = ""
+    if unit.aboard:
+        why = reasons.ABOARD.say(unit=unit.name, ships=", ".join(unit.aboard))
+    elif unit.no_orders:
+        why = reasons.NO_ORDERS.say(unit=unit.name, why=unit.no_orders)
+    if why:
+        ctx.resolve(order, Status.REJECTED, why)
+        return None
+    unit.ordered = order.row
+    return unit
+
+
+def own_province(ctx: Context, order: Order, *, column: str = "province",
+                 unoccupied: bool = True) -> Province | None:
+    world: GoldenWorld = ctx.world
+    province = world.provinces[order.fields[column]]
+    if province.owner != order.player:
+        ctx.resolve(order, Status.REJECTED, reasons.NOT_YOUR_PROVINCE.say(
+            province=province.name))
+        return None
+    if unoccupied and province.occupied_by:
+        ctx.resolve(order, Status.REJECTED, reasons.OCCUPIED.say(
+            province=province.name, occupier=province.occupied_by))
+        return None
+    return province
+
+
+def pay(ctx: Context, order: Order, nation: Nation, cost: int, what: str) -> bool:
+    """Take ``cost`` from the nation's currency, or reject the order and change nothing."""
+    if nation.currency < cost:
+        ctx.resolve(order, Status.REJECTED, reasons.NOT_ENOUGH.say(cost=cost,
+                                                                   have=nation.currency))
+        return False
+    nation.currency -= cost
+    treasury(ctx, nation, f"paid {cost} for {what}")
+    return True
+
+
+def treasury(ctx: Context, nation: Nation, text: str) -> None:
+    """A treasury line: private to the nation (and the GM)."""
+    ctx.emit(nation.name, "treasury", f"{text}; currency now {nation.currency}",
+             audience=PRIVATE)
+
+
+def fully_controls(world: GoldenWorld, nation: str, province: str) -> bool:
+    """ "Fully controls" (railroads, forts): owns it and nobody occupies it (digest F26)."""
+    p = world.provinces[province]
+    return p.owner == nation and not p.occupied_by
+
+
+def entrenched_infantry(world: GoldenWorld, nation: str, province: str) -> list[Unit]:
+    return [u for u in world.land_units_in(province, nation)
+            if u.type == data.INFANTRY and u.posture == "entrenched" and not u.disbanding]
+
+
+def percent_chance(ctx: Context, percent: int, who: str, why: str, name: str) -> bool:
+    """A percentage chance: 0 never happens and 100 always does, without a roll; otherwise
+    a d100 at or under it."""
+    if percent <= 0:
+        return False
+    if percent >= 100:
+        return True
+    return ctx.dice.chance(percent, 100, who, why, name=name)
+
+
+def both(ctx: Context, a: str, b: str, kind: str, text: str) -> None:
+    """A public line about ``a`` (in the Log), copied into ``b``'s own report."""
+    ctx.emit(a, kind, text)
+    if b and b != a and b in ctx.world.nations:
+        ctx.emit(b, kind, text, audience=PRIVATE)

@@ -1,0 +1,71 @@
+"""Step 13: tech progression takes effect; where reactionary rebels will rise is determined.
+
+"The `upgrade-tech` order spends money to increase the tech level of the nation. Reactionary
+revolts may be triggered as a result of the upgrade. All units and buildings will be
+upgraded to match the new tech level." Programs for displaced workers "calm reactionary
+unrest if performed before a tech revolt occurs", so they are instituted first.
+"""
+
+from __future__ import annotations
+
+from sheetmaster.model import Status
+from sheetmaster.ruleset import Context
+
+from .. import data, reasons
+from ..orders import PROGRAMS, UPGRADE_TECH
+from ..settings import COST, PROGRAMS_COST, TECH_UNREST, number
+from ..world import GoldenWorld
+from .common import own_province, pay, percent_chance
+
+TECH_RULE = ("Tech progression takes effect, placement of incoming reactionary rebels is "
+             "determined. Upgrade Tech Level: The `upgrade-tech` order spends money to increase "
+             "the tech level of the nation. Reactionary revolts may be triggered as a result of "
+             "the upgrade. All units and buildings will be upgraded to match the new tech "
+             "level.")
+
+
+def progress_tech(ctx: Context) -> None:
+    world: GoldenWorld = ctx.world
+    for order in ctx.orders(PROGRAMS):
+        province = own_province(ctx, order)
+        nation = world.nations[order.player]
+        if province is None or not pay(ctx, order, nation, ctx.setting(PROGRAMS_COST),
+                                       f"programs for displaced workers in {province.name}"):
+            continue
+        nation.programs.add(province.name)
+        calmed = province.reactionary_unrest
+        province.reactionary_unrest = False
+        ctx.resolve(order, Status.APPLIED, f"programs instituted in {province.name}" +
+                    (": its unrest is calmed" if calmed else ""))
+    for order in ctx.orders(UPGRADE_TECH):
+        nation = world.nations[order.player]
+        if nation.tech >= data.MAX_TECH:
+            ctx.resolve(order, Status.REJECTED, reasons.MAX_TECH.say())
+            continue
+        cost = int(number(ctx, data.TECH_UPGRADE, nation.tech + 1, COST))
+        if not pay(ctx, order, nation, cost, f"tech level {nation.tech + 1}"):
+            continue
+        nation.tech += 1
+        nation.upgraded_tech = True
+        for unit in world.units_of(nation.name):
+            unit.tech = max(unit.tech, nation.tech)
+        ctx.emit(nation.name, "tech", f"{nation.name} reaches tech level {nation.tech}; its "
+                                      "units are upgraded")
+        ctx.resolve(order, Status.APPLIED, f"tech level {nation.tech}")
+        _unrest(ctx, nation.name)
+
+
+def _unrest(ctx: Context, nation: str) -> None:
+    """Each of the nation's provinces without programs this turn may fall into reactionary
+    unrest (the rulebook's p.18 odds: a setting)."""
+    world: GoldenWorld = ctx.world
+    chance = ctx.setting(TECH_UNREST)
+    for province in world.provinces_of(nation):
+        if province.name in world.nations[nation].programs or province.reactionary_unrest or \
+                province.occupied_by:
+            continue
+        if percent_chance(ctx, chance, nation, f"unrest in {province.name} after the tech upgrade",
+                f"unrest {province.name}"):
+            province.reactionary_unrest = True
+            ctx.emit(nation, "unrest", f"the tech upgrade brings reactionary unrest to "
+                                       f"{province.name}")

@@ -111,6 +111,11 @@ class Calendar:
         """The date of the next turn; ``next_stage`` overrides the stage that follows."""
         if not self.stages:
             return self.date(date.turn + 1, settings)
+        if date.setup:  # the setup turn leads into the first round's first stage
+            stage, rnd = next_stage or self.stages[0], date.round or 1
+            return Date(date.turn + 1, date.year, date.season,
+                        (rnd - 1) // self.rounds_per_era + 1 if self.rounds_per_era else None,
+                        rnd, stage)
         current = self.stages.index(date.stage) if date.stage in self.stages else -1
         stage = next_stage or self.stages[(current + 1) % len(self.stages)]
         rnd = (date.round or 1) + (self.stages.index(stage) <= current)  # a new round begins
@@ -143,8 +148,8 @@ def in_seasons(*seasons: str) -> Callable[[Date], bool]:
 
 
 def in_stages(*stages: str) -> Callable[[Date], bool]:
-    """A phase's ``when``: only in these stages of a round."""
-    return lambda date: date.stage in stages
+    """A phase's ``when``: only in these stages of a round (never on a setup turn)."""
+    return lambda date: not date.setup and date.stage in stages
 
 
 def on_setup(date: Date) -> bool:
@@ -153,8 +158,9 @@ def on_setup(date: Date) -> bool:
 
 
 def first_round_of_era(rounds_per_era: int) -> Callable[[Date], bool]:
-    """A phase's ``when``: only on the first round of an era."""
-    return lambda date: date.round is not None and (date.round - 1) % rounds_per_era == 0
+    """A phase's ``when``: only on the first round of an era (never on a setup turn)."""
+    return lambda date: not date.setup and date.round is not None and \
+        (date.round - 1) % rounds_per_era == 0
 
 
 PLAIN = Calendar()

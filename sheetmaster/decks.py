@@ -86,7 +86,8 @@ class Deck:
 
     def draw(self, count: int, who: str, why: str) -> list[str]:
         """Draw up to ``count`` cards for ``who``; an empty deck first takes its discards back
-        and is shuffled. Logged publicly as a count, privately (to ``who``) with the cards."""
+        and is shuffled. Logged publicly as a count, privately (to ``who`` and the GM; to the
+        GM alone when nobody draws) with the cards; both say why."""
         drawn: list[str] = []
         while len(drawn) < count:
             if not self.left:
@@ -100,8 +101,8 @@ class Deck:
             self.state.drawn += take
         self.emit(who, "drew", f"drew {len(drawn)} from {self.state.name} ({why})")
         if drawn:
-            self.emit(who, "drew cards", f"drew {', '.join(drawn)} from {self.state.name}",
-                      audience=PRIVATE if who else GM_ONLY)
+            self.emit(who, "drew cards", f"drew {', '.join(drawn)} from {self.state.name} "
+                      f"({why})", audience=PRIVATE if who else GM_ONLY)
         return drawn
 
     def discard(self, cards: Iterable[str]) -> None:

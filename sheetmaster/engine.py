@@ -83,13 +83,17 @@ def all_tables(ruleset: Ruleset) -> tuple[Table, ...]:
 class Loaded:
     """A validated game as a ruleset's ``build_world`` gets it: the typed tables, each
     declared tab's rows as objects (references resolved), each keyed tab's names, the typed
-    settings and the turn's date."""
+    settings, the turn's date and ``key``: what a ruleset seals its secrets in the shared
+    sheet with (a hand of cards), :func:`~sheetmaster.fairness.hidden_key` of the game's dice
+    secret, as the hidden draws' ("" when the run was not given the secret: nothing sealed
+    can then be opened, and nothing may be sealed)."""
 
     state: GameState
     rows: dict[str, list[Any]]
     names: dict[str, Names]
     settings: Settings
     date: Date
+    key: str = ""
 
 
 @dataclass
@@ -112,8 +116,9 @@ def find_tab(tables: dict[str, pd.DataFrame], tab: str) -> str | None:
     return None
 
 
-def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
+def prepare(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> Prepared:
     """Validate every tab and build the ruleset's world, or raise :class:`StateError`.
+    ``secret``: the game's dice secret, which opens what a ruleset sealed (see :class:`Loaded`).
 
     Nothing is resolved if any state tab is broken: the error names tab, row and column.
     """
@@ -158,8 +163,9 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
         date = Date(state.turn if isinstance(meta.get("turn"), int) else 0)
     try:
         # Cross-checks run even after cell problems, so the GM sees every problem at once.
-        world = ruleset.build_world(load_entities(ruleset, state, settings, date, problems),
-                                    problems)
+        key = hidden_key(secret) if secret else ""
+        world = ruleset.build_world(load_entities(ruleset, state, settings, date, problems,
+                                                  key), problems)
     except Exception:
         if problems.items:
             problems.raise_if_any()
@@ -178,8 +184,9 @@ def prepare(ruleset: Ruleset, raw: GameState) -> Prepared:
 
 
 def load_entities(ruleset: Ruleset, state: GameState, settings: Settings, date: Date,
-                  problems: Problems) -> Loaded:
-    """Every declared tab's rows as objects, their references and adjacencies checked."""
+                  problems: Problems, key: str = "") -> Loaded:
+    """Every declared tab's rows as objects, their references and adjacencies checked;
+    ``key`` opens what the ruleset sealed (see :class:`Loaded`)."""
     tables = {t.tab: t for t in ruleset.tables}
     names = key_lookups(ruleset.tables, state.tables)
     rows: dict[str, list[Any]] = {}
@@ -190,7 +197,7 @@ def load_entities(ruleset: Ruleset, state: GameState, settings: Settings, date: 
         if table.entity is not None:
             rows[table.tab] = load_rows(table, frame, tables, names, problems)
             check_both_sides(table, rows[table.tab], problems)
-    return Loaded(state, rows, names, settings, date)
+    return Loaded(state, rows, names, settings, date, key)
 
 
 def _orders_tab(raw: GameState) -> str:
@@ -293,9 +300,18 @@ def resolve(ruleset: Ruleset, raw: GameState, *, seed: int | None = None,
         return _resolve(ruleset, raw, seed, dice, secret, now)
 
 
+def private_notes(world: Any) -> dict[str, list[str]]:
+    """What each player alone may know of the game as it stands (``world.notes()``, for
+    rulesets with secrets such as hands of cards), or nothing."""
+    notes = getattr(world, "notes", None)
+    return {p: list(lines) for p, lines in notes().items()} if notes is not None else {}
+
+
 def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | None,
-             secret: str | None, now: datetime | None) -> TurnResult:
-    prepared = prepare(ruleset, raw)
+             secret: str | None, now: datetime | None,
+             notes_before: bool = False) -> TurnResult:
+    prepared = prepare(ruleset, raw, secret)
+    before = private_notes(prepared.world) if notes_before else None
     state = prepared.state
     turn = state.turn
     fair = published = None
@@ -331,9 +347,13 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
         _run_phases(ruleset, ctx)
     except MissingSetting as exc:
         raise StateError([exc.problem]) from None
+    idle = {kind: phase for phase in ruleset.phases if not phase.runs_on(date)
+            for kind in phase.orders}
     for order in orders:
         if order.row not in results:
-            ctx.resolve(order, Status.REJECTED, reasons.NOT_RESOLVED.say())
+            ctx.resolve(order, Status.REJECTED, reasons.NOT_NOW.say(
+                kind=order.kind, now=_when(date)) if order.kind in idle else
+                reasons.NOT_RESOLVED.say())
     secret = {k.name for k in ruleset.order_kinds if k.secret}
     ordered = sorted(results.values(), key=_posting_order if ruleset.gm_orders else _row)
     for r in ordered if secret else ():
@@ -357,7 +377,8 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
                                           setting_rows(ruleset.all_settings()), now)
     after_meta = dict(state.meta, turn=turn + 1)
     return TurnResult(ruleset.name, turn, seed, state, GameState(after_tables, after_meta),
-                      ordered, events)
+                      ordered, events,
+                      before if before is not None else private_notes(prepared.world))
 
 
 def _posting_order(r: OrderResult) -> tuple[bool, int]:
@@ -383,6 +404,13 @@ def _run_phases(ruleset: Ruleset, ctx: Context) -> None:
                 ctx.enter(phase, player)
                 phase.run(ctx)
     ctx.enter(None)
+
+
+def _when(date: Date) -> str:
+    """What this turn is, for a reason: 'round 3's turns stage', 'Spring', 'turn 4'."""
+    if date.stage:
+        return f"round {date.round}'s {date.stage} stage (the Game tab's 'stage')"
+    return date.season or f"turn {date.turn}"
 
 
 def _orders_for(ruleset: Ruleset, date: Date, orders: list[Order],
@@ -433,20 +461,23 @@ FAILS_EITHER_WAY = ("would be rejected whatever the dice; why depends on the dic
                     "the turn is resolved")
 
 
-def check(ruleset: Ruleset, raw: GameState) -> TurnResult:
+def check(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> TurnResult:
     """Resolve in memory and report each order as it stands now, without advancing anything.
 
     The returned ``after`` state differs from ``before`` only in the Orders tab's result and
-    reason cells, which say "ok" or why the order would be rejected. The real dice are not
-    known before the resolve: an order whose outcome changes when every practice die comes up
-    the other way says that it depends on the dice, never what practice dice gave.
+    reason cells, which say "ok" or why the order would be rejected. Its notes are each
+    player's as the game stands before the turn (nothing the turn would draw): the hands a
+    ruleset seals open only with the dice ``secret``. The real dice are not known before the
+    resolve: an order whose outcome changes when every practice die comes up the other way
+    says that it depends on the dice, never what practice dice gave.
     """
     practice = PracticeDice(PRACTICE_SEED)
-    result = resolve(ruleset, raw, dice=practice)
+    with _collector_paused():
+        result = _resolve(ruleset, raw, None, practice, secret, None, notes_before=True)
     results = result.results
     if practice.rolled:
         mirrored = {r.row: r for r in resolve(ruleset, raw, dice=PracticeDice(
-            PRACTICE_SEED, mirror=practice)).results}
+            PRACTICE_SEED, mirror=practice), secret=secret).results}
         results = [_by_dice(r, mirrored.get(r.row)) for r in results]
     tables = dict(result.before.tables)
     for tab, sign in ((ORDERS_TAB, 1), (GM_ORDERS_TAB, -1)):
@@ -461,7 +492,8 @@ def check(ruleset: Ruleset, raw: GameState) -> TurnResult:
                 orders.at[r.row * sign, REASON] = r.public_reason
         tables[tab] = orders
     after = GameState(tables, result.before.meta)
-    return TurnResult(ruleset.name, result.turn, 0, result.before, after, results, [])
+    return TurnResult(ruleset.name, result.turn, 0, result.before, after, results, [],
+                      result.notes)
 
 
 def _by_dice(one: OrderResult, other: OrderResult | None) -> OrderResult:

@@ -58,7 +58,10 @@ class Lasting:
     def load(cls, uses: tuple[str, ...], state: GameState, problems: Problems) -> Lasting:
         out = cls(state.turn, uses)
         for table in lasting_tables(uses):
-            out.rows[table.tab] = load_rows(table, state.tables[table.tab], {}, {}, problems)
+            frame = state.tables[table.tab]
+            if any(c.name not in frame.columns for c in table.columns):
+                continue  # a missing column is a problem already: the turn stops on it
+            out.rows[table.tab] = load_rows(table, frame, {}, {}, problems)
         return out
 
     def attach(self, ctx: Context) -> None:

@@ -123,18 +123,23 @@ class TurnResult:
     after: GameState
     results: list[OrderResult]
     events: list[Event]
+    #: player -> what only that player (and the GM) may know of the game as it stands after
+    #: the turn (before it, for a check): a hand of cards, a secret goal.
+    notes: dict[str, list[str]] = field(default_factory=dict)
 
     def public(self) -> TurnResult:
         """What anyone may see: public events only, no secret order (a report posted for
         everyone, a CI log); the shared sheet shows a secret order's status alone."""
         return replace(self, results=[r for r in self.results if not r.secret],
-                       events=[e for e in self.events if e.public])
+                       events=[e for e in self.events if e.public], notes={})
 
     def seen_by(self, player: str) -> TurnResult:
-        """What ``player`` may see: public events and their own, their own secret orders."""
+        """What ``player`` may see: public events and their own, their own secret orders and
+        notes."""
         return replace(self, results=[r for r in self.results
                                       if not r.secret or r.player == player],
-                       events=[e for e in self.events if e.visible_to(player)])
+                       events=[e for e in self.events if e.visible_to(player)],
+                       notes={p: n for p, n in self.notes.items() if p == player})
 
     def result_for_row(self, row: int) -> OrderResult | None:
         for r in self.results:

@@ -44,6 +44,7 @@ WRONG_SENDER = Reason(
     "this order was sent from {email}, which is not {player}'s address",
 )
 NOT_RESOLVED = Reason("NOT_RESOLVED", "no phase of the rules used this order")
+NOT_NOW = Reason("NOT_NOW", "'{kind}' orders are not taken now: this is {now}")
 SETUP_ONLY = Reason("SETUP_ONLY", "this is the setup turn (turn 0): only {kinds} orders now")
 NO_SETUP_ORDERS = Reason("NO_SETUP_ORDERS", "this is the setup turn (turn 0): the rules take no "
                                             "orders on it")

@@ -200,12 +200,14 @@ def format_results(result: TurnResult, words: dict[Status, str] | None = None) -
 GM = "GM"
 
 
-def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = None) -> str:
+def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = None, *,
+                  checked: bool = False) -> str:
     """The markdown turn report: one section per player.
 
     ``viewer`` None: the public report a GM can post (public events only, secret orders'
-    reasons withheld); a player's name: that player's own report (their private events and
-    secrets too, their section first); ``GM``: everything. Every text that comes from the
+    reasons withheld); a player's name: that player's own report (their private events,
+    secrets and notes too, their section first); ``GM``: everything. ``checked``: the report
+    of a check (orders as they stand), not of a resolved turn. Every text that comes from the
     sheet is escaped (:func:`md`): what a player typed can never make a row, a heading, an
     image, a link or a mention.
     """
@@ -213,7 +215,9 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
         result.seen_by(viewer)
     whose = "" if viewer is None else " (GM's full report)" if viewer == GM else \
         f" for {md(viewer)}"  # md() strips the space before 'for'
-    out = [f"# Turn {result.turn} results{whose}", "",
+    title = f"# Turn {result.turn}: orders as they stand (a check){whose}" if checked else \
+        f"# Turn {result.turn} results{whose}"
+    out = [title, "", f"Rules: {md(ruleset.title)}." if checked else
            f"Rules: {md(ruleset.title)}. Dice seed: {result.seed}.", ""]
     dice = next((e.text for e in view.events if e.kind == "dice"), "")
     if dice:
@@ -224,17 +228,16 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
     if viewer in players:
         players = [viewer, *(p for p in players if p != viewer)]
     counts = _owned_counts(ruleset, result)
+    everyone = _by_phase(ruleset, [e for e in events.get("", []) if e.public])
+    if everyone:
+        out += ["## The whole game", "", *everyone]
     for name in players:
         out += [f"## {md(name)}", ""]
         out += _orders_section(view, name)
-        by_phase: dict[str, list[str]] = defaultdict(list)
-        for e in events.get(name, []):
-            by_phase[e.phase].append(e.text)
-        for phase in ruleset.phases:
-            if by_phase.get(phase.key):
-                out.append(f"**{md(phase.key)}. {md(phase.title)}**")
-                out += [f"- {md(text)}" for text in by_phase[phase.key]]
-                out.append("")
+        if view.notes.get(name):
+            out += ["**Only for you** (and the GM)", "",
+                    *(f"- {md(line)}" for line in view.notes[name]), ""]
+        out += _by_phase(ruleset, events.get(name, []))
         out += _holdings_section(ruleset, grouped.get(name, []), name, counts)
     if viewer == GM:
         out += _gm_only_section(ruleset, result)
@@ -245,11 +248,26 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
     return "\n".join(out) + "\n"
 
 
-def player_reports(ruleset: Ruleset, result: TurnResult) -> dict[str, str]:
+def _by_phase(ruleset: Ruleset, events: list) -> list[str]:
+    """Events under their phase's heading, phases in running order."""
+    by_phase: dict[str, list[str]] = defaultdict(list)
+    for e in events:
+        by_phase[e.phase].append(e.text)
+    out: list[str] = []
+    for phase in ruleset.phases:
+        if by_phase.get(phase.key):
+            out.append(f"**{md(phase.key)}. {md(phase.title)}**")
+            out += [f"- {md(text)}" for text in by_phase[phase.key]]
+            out.append("")
+    return out
+
+
+def player_reports(ruleset: Ruleset, result: TurnResult, *,
+                   checked: bool = False) -> dict[str, str]:
     """Every player's own report, and the GM's full one (key ``GM``)."""
-    reports = {name: player_report(ruleset, result, name)
+    reports = {name: player_report(ruleset, result, name, checked=checked)
                for name in _player_names(ruleset, result.after)}
-    reports[GM] = player_report(ruleset, result, GM)
+    reports[GM] = player_report(ruleset, result, GM, checked=checked)
     return reports
 
 

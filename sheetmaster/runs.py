@@ -151,7 +151,7 @@ def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = Fal
             bool(decide(state, Mode.RESOLVE, now=now))
         with step(f"{'checking' if mode is Mode.CHECK else 'resolving'} with the "
                   f"{ruleset.name} rules"):
-            result = check(ruleset, state) if mode is Mode.CHECK else \
+            result = check(ruleset, state, secret) if mode is Mode.CHECK else \
                 resolve(ruleset, state, seed=PRACTICE_SEED if practice else seed,
                         secret=secret, now=now)
         if dry_run:

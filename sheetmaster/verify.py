@@ -30,6 +30,7 @@ from sheetmaster.fairness import RevealedDice, commitment, parse_dice_line
 from sheetmaster.model import GameState
 from sheetmaster.report import one_line
 from sheetmaster.runs import game_settings, ruleset_of
+from sheetmaster.sealed import SecretNeeded
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets_undo import UNDO_TAB, parse_snapshot, tables_before
 from sheetmaster.tabs import GAME_TAB, LOG_TAB, log_rows
@@ -179,7 +180,15 @@ def _re_resolve(report: Verification, ruleset: Any, state: GameState, before: Ga
         report.add(False, f"the state before the turn ({before_from}) is of turn "
                           f"{game_settings(before)['turn']}, not {turn}")
         return
-    again = resolve(ruleset, before, seed=revealed.seed, secret=secret)
+    try:
+        again = resolve(ruleset, before, seed=revealed.seed, secret=secret)
+    except SecretNeeded:
+        if secret:
+            raise
+        report.add(None, f"turn {turn} plays cards sealed with the dice secret (a hand of "
+                         f"cards), so it cannot be resolved again without it (the GM can: "
+                         f"verify with the secret)")
+        return
     private = sum(1 for e in again.events if e.sides and not e.public)
     if private and not secret:
         report.add(None, f"turn {turn} has {private} draws only some players may see: they "
@@ -197,7 +206,7 @@ def _re_resolve(report: Verification, ruleset: Any, state: GameState, before: Ga
                                f"{'the same' if mine == theirs else 'a different'} Log "
                                f"({len(theirs)} lines)")
     if turn == current - 1:
-        differences = _differences(ruleset, state, again.after)
+        differences = _differences(ruleset, state, again.after, secret)
         report.add(not differences, "and the same sheet" if not differences else
                    f"but the sheet differs in {len(differences)} cells (a later edit by the "
                    f"GM, or a turn not resolved as the rules say), e.g. "
@@ -210,10 +219,11 @@ def _plain(value: Any) -> str:
     return values.text(value)
 
 
-def _differences(ruleset: Any, state: GameState, after: GameState) -> list[str]:
+def _differences(ruleset: Any, state: GameState, after: GameState,
+                 secret: str | None) -> list[str]:
     """Cells of sheetmaster's columns whose value in the sheet (read as the engine reads it)
     is not the re-resolved one."""
-    shown = prepare(ruleset, state).state.tables
+    shown = prepare(ruleset, state, secret).state.tables
     out = []
     for table in all_tables(ruleset):
         sheet, expected = shown.get(table.tab), after.tables.get(table.tab)

@@ -119,3 +119,33 @@ def test_durations_in_seasons_and_years_are_whole_turns():
     assert Calendar(seasons=SEASONS).turns(seasons=3, years=1) == 7
     assert Calendar(years_per_turn=10).turns(years=25) == 3
     assert Calendar().turns(years=2) == 2
+
+
+def test_a_setup_turn_leads_into_the_first_stage_of_the_first_round():
+    rules = ruleset(Phase("0", "setup", recorder("setup"), when=on_setup),
+                    Phase("d", "draft", recorder("draft"), when=in_stages("draft")),
+                    calendar=Calendar(setup_turn=True, stages=("draft", "turns", "war"),
+                                      rounds_per_era=8, eras=3))
+    setup = play(rules)
+    assert setup.turn == 0 and traces(setup) == [("", "setup")]
+    assert (game_tab(setup)["turn"], game_tab(setup)["round"], game_tab(setup)["stage"]) == \
+        (1, 1, "draft")
+    first = play(rules, turn=1, round=1, stage="draft")
+    assert traces(first) == [("", "draft")]
+
+
+def test_an_order_whose_phase_does_not_run_now_says_so():
+    """1800's picks are taken in the draft stage: posted in the turns stage, the row says so
+    (and does not blame the rules for ignoring it)."""
+    rules = ruleset(Phase("d", "draft", recorder("draft", ("pay",)), orders=("pay",),
+                          when=in_stages("draft")),
+                    Phase("t", "turns", recorder("turns"), when=in_stages("turns")),
+                    calendar=Calendar(stages=("draft", "turns"), rounds_per_era=8, eras=3))
+    result = play(rules, [{"player": "Stark", "order": "pay", "amount": 1}], round=3,
+                  stage="turns")
+    assert result.results[0].status is Status.REJECTED
+    assert result.results[0].reason == ("'pay' orders are not taken now: this is round 3's "
+                                        "turns stage (the Game tab's 'stage')")
+    in_its_stage = play(rules, [{"player": "Stark", "order": "pay", "amount": 1}], round=3,
+                        stage="draft")
+    assert in_its_stage.results[0].reason == "no phase of the rules used this order"

@@ -290,3 +290,15 @@ def test_a_game_tab_headed_setting_and_value_in_capitals_resolves(tmp_path: Path
     (tmp_path / "game.xlsx.dice-secret").write_text("the game's dice secret")
     assert main(["resolve", str(path), "--force", "--quiet"]) == 0
     assert XlsxStore(path).load().tables["Game"].set_index("Setting").at["turn", "VALUE"] == 2
+
+
+@pytest.mark.parametrize("column", ["deck", "discards"])
+def test_an_engine_tab_without_one_of_its_columns_is_a_state_error(column):
+    """Was: AssertionError ('DeckRow: fields ... come before unbound fields') from loading
+    1800's Decks tab with a column renamed, instead of the turn stopping on the problem."""
+    ruleset = rules.get("eighteen_hundred")
+    tables, orders, settings = ruleset.example()
+    state = build_state(ruleset, tables, orders, settings=settings)
+    state.tables["Decks"] = state.tables["Decks"].rename(columns={column: f"{column}?"})
+    with pytest.raises(StateError, match=f"tab 'Decks', row 1, column '{column}'"):
+        resolve(ruleset, state, seed=1, secret=settings["seed"])

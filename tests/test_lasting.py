@@ -350,3 +350,18 @@ def test_a_lasting_tab_missing_a_column_is_refused_naming_it(uses):
     game.tables[table.tab] = game.tables[table.tab].drop(columns=[column])
     with pytest.raises(StateError, match=f"tab '{table.tab}', row 1, column '{column}'"):
         resolve(rules, game, seed=1)
+
+
+def test_a_decks_hidden_order_follows_from_the_games_secret():
+    """The order is keyed by the game's dice secret (never in the sheet): the same secret
+    deals the same cards whatever the turn's dice seed, and another game's secret deals
+    others."""
+    rules = deck_rules()
+    orders = [{"player": "Stark", "order": "pay", "amount": 5}]
+
+    def dealt(secret: str, seed: int) -> list[str]:
+        return drawn(resolve(rules, state(rules, orders), seed=seed, secret=secret))
+
+    assert dealt("alpha's dice secret", 1) == dealt("alpha's dice secret", 2)
+    orders_by_secret = {tuple(dealt(f"game {n}'s dice secret", 1)) for n in range(6)}
+    assert len(orders_by_secret) > 1  # not one order for every game

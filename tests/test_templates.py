@@ -30,7 +30,7 @@ def test_example_is_what_new_example_writes(tmp_path, ruleset):
 
 
 @pytest.mark.parametrize(("ruleset", "turn"), [("claims", 2), ("clans", 5), ("goldenage", 4),
-                                              ("decades", 2)])
+                                              ("decades", 2), ("eighteen_hundred", 1)])
 def test_example_resolves_from_the_shipped_file(tmp_path, ruleset, turn):
     game = tmp_path / "example.xlsx"
     shutil.copy(TEMPLATES / f"{ruleset}-example.xlsx", game)

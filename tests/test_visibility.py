@@ -57,6 +57,9 @@ def test_each_report_shows_what_its_reader_may_see():
         assert "learns Tully has 5 coins" not in text and "nearly caught" not in text
         assert "| spy |" not in text  # another player's secret order is not listed
     assert "| 2 | spy | applied | the spy learned Tully has 5 coins |" in stark
+    for text in (public, stark, tully, gm):  # a line for everyone, in everyone's report
+        assert "## The whole game" in text and "- strange lights over the capital" in text
+    assert "the spy was nearly caught" not in gm.split("## The whole game")[1].split("##")[0]
     assert "Stark's spy learns Tully has 5 coins" in stark and "shadow" not in stark
     assert "Tully's guards saw a shadow" in tully
     assert stark.index("## Stark") < stark.index("## Tully")
@@ -134,3 +137,54 @@ def test_a_dry_run_before_the_deadline_uses_practice_dice(tmp_path, capsys):
     assert main(["resolve", str(game), "--dry-run", "--json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["practice_dice"] is False and document["seed"] != 0
+
+
+def secret_cards_rules():
+    """Each realm holds a secret card (kept in the world); 'pay' swaps Stark's for 'Crown'.
+    The world's notes() tell each realm its own card."""
+    import dataclasses
+
+    from toy import ToyWorld
+    from toy import build_world as toy_world
+
+    class CardWorld(ToyWorld):
+        cards = {"Stark": "Wolfsbane", "Tully": "Trout"}
+
+        def notes(self):
+            return {realm: [f"your card: {card}"] for realm, card in self.cards.items()}
+
+    def build(loaded, problems):
+        world = toy_world(loaded, problems)
+        world.__class__ = CardWorld
+        world.cards = dict(CardWorld.cards)
+        return world
+
+    def swap(ctx) -> None:
+        for order in ctx.orders("pay"):
+            ctx.world.cards[order.player] = "Crown"
+            ctx.resolve(order, Status.APPLIED, "swapped")
+
+    rules = ruleset(Phase("s", "swap", swap, orders=("pay",)))
+    return dataclasses.replace(rules, build_world=build)
+
+
+def test_notes_tell_each_player_alone_what_they_hold():
+    from sheetmaster.engine import check
+
+    rules = secret_cards_rules()
+    orders = [{"player": "Stark", "order": "pay", "amount": 1}]
+    result = play(rules, orders)
+    assert result.notes == {"Stark": ["your card: Crown"], "Tully": ["your card: Trout"]}
+    stark, tully, public, gm = (player_report(rules, result, who)
+                                for who in ("Stark", "Tully", None, GM))
+    assert "your card: Crown" in stark and "Trout" not in stark
+    assert "your card: Trout" in tully and "Crown" not in tully
+    assert "your card" not in public
+    assert "Crown" in gm and "Trout" in gm
+    # a check shows the cards as they stand before the turn: nothing it would draw
+    checked = check(rules, build_state(rules, {"Realms": [{"realm": "Stark"},
+                                                           {"realm": "Tully"}]}, orders))
+    assert checked.notes["Stark"] == ["your card: Wolfsbane"]
+    report = player_reports(rules, checked, checked=True)["Stark"]
+    assert report.startswith("# Turn 1: orders as they stand (a check) for Stark")
+    assert "your card: Wolfsbane" in report and "Trout" not in report

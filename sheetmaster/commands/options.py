@@ -161,13 +161,16 @@ def report_dir_option(p: argparse.ArgumentParser) -> None:
                         "report, gm.md, into this folder; keep gm.md to yourself")
 
 
-def write_reports(outcome: RunOutcome, folder: str | Path) -> list[Path]:
-    """Each player's own report and the GM's, as NAME.md files in ``folder``."""
+def write_reports(outcome: RunOutcome, folder: str | Path, *,
+                  checked: bool = False) -> list[Path]:
+    """Each player's own report and the GM's, as NAME.md files in ``folder`` (``checked``:
+    of a check, each player's orders as they stand and their own notes)."""
     assert outcome.result is not None and outcome.ruleset is not None
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for who, text in player_reports(outcome.ruleset, outcome.result).items():
+    for who, text in player_reports(outcome.ruleset, outcome.result,
+                                    checked=checked).items():
         path = folder / f"{safe_file_name(who.casefold() if who == GM else who)}.md"
         write_text_atomically(path, text)
         written.append(path)

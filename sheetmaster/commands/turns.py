@@ -32,6 +32,7 @@ from sheetmaster.model import Status, TurnResult
 from sheetmaster.report import format_diff, format_results
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.runs import Mode, RunOutcome, undo_turn
+from sheetmaster.sealed import SecretNeeded
 
 log = logging.getLogger("sheetmaster")
 
@@ -70,14 +71,18 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
     except BaseException as exc:
         for path in reports:  # the turn was not written: no report of it may be posted
             path.unlink(missing_ok=True)
-        if isinstance(exc, fairness.DiceSecretError):
-            dice_secret(args, needed=True)  # says exactly what is missing or wrong
+        # SecretNeeded's own message says what cannot be opened without the secret, and who
+        # has it; any other DiceSecretError is told exactly what is missing or wrong
+        if isinstance(exc, fairness.DiceSecretError) and not isinstance(exc, SecretNeeded):
+            dice_secret(args, needed=True)
         raise
     result, ruleset = outcome.result, outcome.ruleset
     if result is None:
         print(f"nothing to do: {outcome.waiting}")
         return Exit.OK
     report = reports[0] if reports else None
+    if mode is Mode.CHECK and outcome.written and getattr(args, "report_dir", None):
+        write_reports(outcome, args.report_dir, checked=True)  # each player's hand, as it is
     drawn = picture.write(map_file(report)) if picture and report else None
     posted = post(outcome, webhooks, picture.png if picture else None,
                   quiet=getattr(args, "json", False)) if webhooks and outcome.written else ""
@@ -162,6 +167,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     sheet_options(p)
     p.add_argument("--out", help="write to this file instead of updating the game in place")
     p.add_argument("--force", action="store_true", help="overwrite the --out file if it exists")
+    report_dir_option(p)
     json_option(p)
     p.set_defaults(run=cmd_check, dry_run=False, report=None)
 

@@ -9,10 +9,12 @@ from sheetmaster.ruleset import Ruleset
 from .claims import RULESET as CLAIMS
 from .clans import RULESET as CLANS
 from .decades import RULESET as DECADES
+from .eighteen_hundred import RULESET as EIGHTEEN_HUNDRED
 from .goldenage import RULESET as GOLDENAGE
 
 BUILT_IN: dict[str, Ruleset] = {CLAIMS.name: CLAIMS, CLANS.name: CLANS,
-                                GOLDENAGE.name: GOLDENAGE, DECADES.name: DECADES}
+                                GOLDENAGE.name: GOLDENAGE, DECADES.name: DECADES,
+                                EIGHTEEN_HUNDRED.name: EIGHTEEN_HUNDRED}
 
 
 def available() -> dict[str, Ruleset]:

@@ -16,8 +16,13 @@ Format (every key but ``rule``, ``tables`` and ``expect`` is optional)::
       tables: {Players: [{player: Avalon, gold: 1}]}   # keyed rows; keyless tabs: new rows
       rows: {Advisors: [{clan: Amana}, ...]}   # every row of a tab after the turn, in order
       events: ["claimed Tintagel"]     # each text appears in some log line
+      events_in_order: ["Austria collects", "France collects"]   # ... in lines in this order
       only_changes: true               # no owned cell changes beyond those in expect.tables
       error: "tab 'Territories', row 3, column 'borders'"   # the state is refused
+
+The dice are the scripted ones; every case is resolved with :data:`GOLDEN_SECRET` as the game's
+dice secret, which keys only what a ruleset seals in the sheet (a sealed card in 1800's Hands
+tab is sealed with it).
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ from sheetmaster.schema import StateError
 from sheetmaster.tabs import GAME, GM_ORDERS_TAB, orders_table
 
 REQUIRED = ("rule", "tables", "expect")
+#: the dice secret of every golden case (public: a test's).
+GOLDEN_SECRET = "the golden cases' dice secret"
 
 
 @dataclass
@@ -78,12 +85,12 @@ def run_case(case: GoldenCase, state: GameState | None = None) -> TurnResult | N
     state = state if state is not None else case.state()
     if "error" in expect:
         try:
-            resolve(case.ruleset, state, dice=dice)
+            resolve(case.ruleset, state, dice=dice, secret=GOLDEN_SECRET)
         except StateError as exc:
             assert expect["error"] in str(exc), f"error was:\n{exc}"
             return None
         raise AssertionError(f"expected the state to be refused with: {expect['error']}")
-    result = resolve(case.ruleset, state, dice=dice)
+    result = resolve(case.ruleset, state, dice=dice, secret=GOLDEN_SECRET)
     assert not dice.unused, f"scripted dice not rolled: {dice.unused}"
     _check_results(result, expect.get("results"), len(case.data.get("orders") or []))
     _check_tables(case, result, expect.get("tables") or {})
@@ -97,6 +104,12 @@ def run_case(case: GoldenCase, state: GameState | None = None) -> TurnResult | N
     log = [e.text for e in result.events]
     for text in expect.get("events") or []:
         assert any(text in line for line in log), f"no log line has {text!r}:\n" + "\n".join(log)
+    at = 0
+    for text in expect.get("events_in_order") or []:
+        found = next((i for i in range(at, len(log)) if text in log[i]), None)
+        assert found is not None, f"no log line after line {at} has {text!r}:\n" + \
+            "\n".join(log)
+        at = found + 1
     for text in expect.get("no_events") or []:
         assert not any(text in line for line in log), f"a log line has {text!r}"
     if expect.get("only_changes"):
@@ -214,7 +227,7 @@ def capture_case(ruleset, state, rule: str, *, seed: int | None = None,
     """
     from sheetmaster.engine import prepare
 
-    prepared = prepare(ruleset, state)
+    prepared = prepare(ruleset, state, secret)
     result = resolve(ruleset, state, seed=seed, secret=secret)
     input_tables = {t.tab: t for t in (*ruleset.tables, *lasting_tables(ruleset.lasting))}
     if ruleset.gm_orders:

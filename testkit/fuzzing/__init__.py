@@ -30,7 +30,7 @@ games), :mod:`.rows` (cells and order rows), :mod:`.sheet_writes` (appending row
 turn back), :mod:`.invariants` (what must hold after every turn), :mod:`.damage` (damaged
 states and workbooks), :mod:`.strategies` (hypothesis), :mod:`.run` (playing games, the
 volume run), and each ruleset's own: :mod:`.claims_checks`, :mod:`.clans_checks`,
-:mod:`.goldenage_checks`, :mod:`.decades_checks`.
+:mod:`.goldenage_checks`, :mod:`.decades_checks`, :mod:`.eighteen_hundred_checks`.
 """
 
 from __future__ import annotations
@@ -115,13 +115,16 @@ _register_clans()
 
 
 def _register_rulesets() -> None:
-    """Importing goldenage_checks and decades_checks registers those rulesets' games, rows
-    and checks."""
-    from testkit.fuzzing import decades_checks, goldenage_checks  # noqa: F401
+    """Importing goldenage_checks, decades_checks and eighteen_hundred_checks registers those
+    rulesets' games, scenarios, rows, invariants and damages."""
+    from testkit.fuzzing import (  # noqa: F401
+        decades_checks,
+        eighteen_hundred_checks,
+        goldenage_checks,
+    )
 
 
 _register_rulesets()
-
 
 __all__ = [
     "DAMAGES", "GAMES", "GROWS", "INVARIANTS", "REJECTION_MATTERS", "SCENARIOS", "Chooser",

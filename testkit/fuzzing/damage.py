@@ -18,11 +18,13 @@ import pandas as pd
 
 from sheetmaster import values
 from sheetmaster.engine import _orders_tab, all_tables, find_tab, prepare, resolve
+from sheetmaster.fairness import secret_path, write_secret
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Kind, StateError
 from sheetmaster.stores.base import StoreError
 from sheetmaster.tabs import GAME_TAB, ORDERS_TAB
+from testkit.fuzzing.games import SECRET
 
 # -- damaged states ---------------------------------------------------------------------------
 
@@ -91,7 +93,7 @@ def damage_state(raw: GameState, damage: Damage) -> GameState:
 
 def generic_damages(ruleset: Ruleset, raw: GameState) -> list[Damage]:
     """Damages every ruleset's game can suffer, derived from its declared tables."""
-    prepared = prepare(ruleset, raw)
+    prepared = prepare(ruleset, raw, SECRET)
     out: list[Damage] = []
     for table in all_tables(ruleset):
         df = prepared.state.tables[table.tab]
@@ -165,7 +167,7 @@ def all_damages(ruleset: Ruleset, raw: GameState) -> list[Damage]:
     own = DAMAGES.get(ruleset.name)
     if own is not None:
         out.extend(dataclasses.replace(d, group=d.group or "cross reference")
-                   for d in own(prepare(ruleset, raw)))
+                   for d in own(prepare(ruleset, raw, SECRET)))
     return out
 
 
@@ -175,7 +177,7 @@ def refusal_problem(ruleset: Ruleset, raw: GameState, damage: Damage) -> str:
     a store must raise before saving anything."""
     state = damage_state(raw, damage)
     try:
-        resolve(ruleset, state, seed=1)
+        resolve(ruleset, state, seed=1, secret=SECRET)
     except StateError as exc:
         where = (damage.tab, damage.row, damage.column)
         found = next((p for p in exc.problems if (p.tab, p.row, p.column) == where), None)
@@ -193,7 +195,7 @@ def refusal_problem(ruleset: Ruleset, raw: GameState, damage: Damage) -> str:
     from sheetmaster.runs import Mode, run_turn
 
     try:
-        run_turn(store, Mode.RESOLVE, force=True, secret="fuzzed game dice secret")
+        run_turn(store, Mode.RESOLVE, force=True, secret=SECRET)
     except (StateError, StoreError):
         pass
     except Exception as exc:
@@ -285,6 +287,7 @@ def workbook_refusal_problem(ruleset: Ruleset, raw: GameState, damage: Damage,
 
     path = folder / "game.xlsx"
     write_new_workbook(ruleset, path, raw)
+    write_secret(secret_path(path), SECRET)  # the GM's, beside the workbook
     damage_workbook(path, damage)
     lock = lock_path(path).name
     digest, listing = _digest(path), sorted(p.name for p in folder.iterdir() if p.name != lock)

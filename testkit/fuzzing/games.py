@@ -37,6 +37,9 @@ def example_or_blank_game(ruleset: Ruleset, ch: Chooser) -> GameSpec:
     return GameSpec(tables, dict(settings), turn=ch.integer(1, 3))
 
 
+#: the dice secret a fuzzed game is read and resolved with when no other is given (it keys
+#: what a ruleset seals, such as 1800's hands: a run without a secret cannot open them).
+SECRET = "fuzzed game dice secret"
 #: ruleset name -> a generator of valid games of that ruleset.
 GAMES: dict[str, Callable[[Chooser], GameSpec]] = {}
 

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+import pandas as pd
+
 from sheetmaster import values
 from sheetmaster.engine import resolve
 from sheetmaster.model import GameState, Status, TurnResult
@@ -225,10 +227,13 @@ def rejected_rows_are_inert(ruleset: Ruleset, raw: GameState, result: TurnResult
     for column in inputs:
         cells = df[column].to_numpy(dtype=object, copy=True)
         cells[df.index.get_indexer(rejected)] = None
-        df[column] = cells
-    # the same dice as the turn's: its seed, or its secret (which also keys private draws)
+        # as cells, never as a column pandas types (a date left alone would make it datetime
+        # and its blanks NaT, which no store gives)
+        df[column] = pd.Series(cells, index=df.index, dtype=object)
+    # the same dice as the turn's: its seed, or its secret (which also keys private draws
+    # and opens what a ruleset sealed, so it goes along with a seed too)
     dice = {"secret": secret} if secret and seed is None else \
-        {"seed": result.seed if seed is None else seed}
+        {"seed": result.seed if seed is None else seed, "secret": secret}
     again = resolve(ruleset, GameState(dict(raw.tables, **{tab: df}), dict(raw.meta)), **dice)
     out = []
     for table in ruleset.tables:

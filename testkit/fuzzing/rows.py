@@ -17,6 +17,7 @@ from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Kind
 from sheetmaster.tabs import ORDERS_TAB
 from testkit.fuzzing.choosers import Chooser
+from testkit.fuzzing.games import SECRET
 
 # -- cells: valid, malformed and plain strange ------------------------------------------------
 
@@ -81,7 +82,7 @@ class Pools:
 
 def pools_of(ruleset: Ruleset, raw: GameState, prepared: Any = None) -> Pools:
     """Names by category from the ruleset's world, free text from the game's name columns."""
-    prepared = prepared or prepare(ruleset, raw)
+    prepared = prepared or prepare(ruleset, raw, SECRET)
     names = {category: list(lookup) for category, lookup in prepared.world.names().items()}
     texts = ["deal-1", "deal-2", "Deal-3", "a-b", "x"]
     for table in ruleset.tables:

@@ -60,8 +60,9 @@ def play_game(ruleset: Ruleset, raw: GameState, batches: Iterable[Any], figures:
               inert: bool = True, label: str = "") -> GameState:
     """Play turn after turn; ``batches`` yields each turn's rows, given the game's pools
     (a list, or a callable ``pools -> rows``). Returns the game as it ends."""
+    secret = f"fuzzed game {label} dice secret"
     try:
-        prepared = prepare(ruleset, raw)
+        prepared = prepare(ruleset, raw, secret)
     except Exception as exc:  # the generated game itself must be valid
         figures.uncaught_exceptions += 1
         figures.note(f"{label}: the generated game is refused: {type(exc).__name__}: {exc}")
@@ -72,7 +73,6 @@ def play_game(ruleset: Ruleset, raw: GameState, batches: Iterable[Any], figures:
         raw = append_orders(ruleset, raw, rows)
         figures.order_rows += len(rows)
         try:
-            secret = f"fuzzed game {label} dice secret"
             result = resolve(ruleset, raw, secret=secret)
         except Exception as exc:
             figures.uncaught_exceptions += 1
@@ -96,7 +96,7 @@ def play_game(ruleset: Ruleset, raw: GameState, batches: Iterable[Any], figures:
             figures.note(f"{label}: {v}")
         raw = write_back(ruleset, raw, result)
         try:
-            prepared = prepare(ruleset, raw)
+            prepared = prepare(ruleset, raw, secret)
         except Exception as exc:
             figures.uncaught_exceptions += 1
             figures.note(f"{label}: after turn {result.turn} the game no longer reads: "

@@ -88,6 +88,6 @@ def write_back(ruleset: Ruleset, raw: GameState, result: TurnResult) -> GameStat
                 df[header] = pd.Series([None] * len(df), index=df.index, dtype=object)
             column_cells = df[header].to_numpy(dtype=object, copy=True)
             column_cells[df.index.get_indexer(rows_)] = cells
-            df[header] = column_cells
+            df[header] = pd.Series(column_cells, index=df.index, dtype=object)  # no typing
         tables[tab] = df
     return GameState(tables, dict(raw.meta))

@@ -73,7 +73,7 @@ def fault_runs(server: FakeSheetsServer, state: GameState, reference: Reference,
                 server.fail_next(1, kind)
         error = ""
         try:
-            run_turn(store, Mode.RESOLVE, seed=SEED)
+            run_turn(store, Mode.RESOLVE, seed=SEED, secret=reference.secret)
         except StoreError as exc:
             error = str(exc)
         finally:

@@ -39,7 +39,7 @@ from testkit.reliability.game import (
     upload,
     xlsx_snapshot,
 )
-from testkit.reliability.references import Reference
+from testkit.reliability.references import Reference, keep_secret
 
 #: a child's lock holds this long (SHEETMASTER_LOCK_TTL) in the kill runs, so the run after
 #: a kill waits a second for it, not the real 20 minutes.
@@ -95,6 +95,7 @@ def crash_xlsx(root: Path, reference: Reference, kills: int, *, seed: int = 0) -
         work.mkdir(parents=True, exist_ok=True)
         game = work / "game.xlsx"
         shutil.copy2(reference.pristine, game)
+        keep_secret(game, reference.secret)
         return CliChild(xlsx_command(game)), game
 
     for i, (child, game) in _prewarmed(kills, spawn):
@@ -123,7 +124,8 @@ def crash_xlsx(root: Path, reference: Reference, kills: int, *, seed: int = 0) -
         tally.locks_left += is_locked(game)
         tally.temp_files_left += len(list(game.parent.glob(f".{game.name}.*.tmp")))
         try:
-            next_run(lambda game=game: run_turn(XlsxStore(game), Mode.SCHEDULED, seed=SEED))
+            next_run(lambda game=game: run_turn(XlsxStore(game), Mode.SCHEDULED, seed=SEED,
+                                                secret=reference.secret))
             final = xlsx_snapshot(game)
             if final != reference.new:
                 problems.append(f"the next run did not end with the new turn: "

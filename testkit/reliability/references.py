@@ -8,8 +8,10 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from sheetmaster.fairness import secret_path, write_secret
 from sheetmaster.model import GameState
 from sheetmaster.rules.claims import RULESET
+from sheetmaster.ruleset import Ruleset
 from sheetmaster.runs import Mode, run_turn
 from sheetmaster.stores.xlsx_layout import write_new_workbook
 from sheetmaster.testing.fakesheets import FakeSheetsServer
@@ -45,18 +47,30 @@ class Reference:
     duration: float = 0.0
     pristine: Path | None = None  # the .xlsx store's untouched game
     new_digest: str = ""
+    #: the game's dice secret, given to every run beside the seed (a ruleset that seals
+    #: its secrets, 1800, cannot run without it); None: runs have the seed alone
+    secret: str | None = None
 
 
-def xlsx_reference(root: Path, state: GameState) -> Reference:
-    """The game as a workbook, and the clean ``sheetmaster resolve`` of it (a child process,
-    as in the kill runs)."""
+def keep_secret(game: Path, secret: str | None) -> None:
+    """The dice secret beside a workbook, where ``sheetmaster resolve`` reads it."""
+    if secret is not None:
+        write_secret(secret_path(game), secret)
+
+
+def xlsx_reference(root: Path, state: GameState, ruleset: Ruleset = RULESET,
+                   secret: str | None = None) -> Reference:
+    """The game (of ``ruleset``: claims unless told) as a workbook, and the clean
+    ``sheetmaster resolve`` of it (a child process, as in the kill runs); ``secret``: its
+    dice secret, kept beside each copy of the workbook."""
     root.mkdir(parents=True, exist_ok=True)
     pristine = root / "pristine.xlsx"
-    write_new_workbook(RULESET, pristine, state)
+    write_new_workbook(ruleset, pristine, state)
     work = root / "reference"
     work.mkdir(exist_ok=True)
     game = work / "game.xlsx"
     shutil.copy2(pristine, game)
+    keep_secret(game, secret)
     child = CliChild(xlsx_command(game))
     child.ready()
     started = child.go()
@@ -65,7 +79,7 @@ def xlsx_reference(root: Path, state: GameState) -> Reference:
     if code != 0 or DONE not in out:
         raise RuntimeError(f"the reference resolve failed ({code}): {out}{rest}{err}")
     return Reference(xlsx_snapshot(pristine), xlsx_snapshot(game), done - started,
-                     pristine, digest(game))
+                     pristine, digest(game), secret)
 
 
 def sheets_reference(server: FakeSheetsServer, state: GameState, root: Path) -> Reference:
@@ -88,9 +102,10 @@ def sheets_reference(server: FakeSheetsServer, state: GameState, root: Path) -> 
     return Reference(old, sheet_snapshot(server, sid), done - started)
 
 
-def in_process_reference(server: FakeSheetsServer, state: GameState) -> Reference:
+def in_process_reference(server: FakeSheetsServer, state: GameState,
+                         secret: str | None = None) -> Reference:
     """The clean resolve through run_turn (as the fault runs do), no child process."""
     sid = upload(server, state)
     old = sheet_snapshot(server, sid)
-    run_turn(sheets_store(server, sid), Mode.RESOLVE, seed=SEED)
-    return Reference(old, sheet_snapshot(server, sid))
+    run_turn(sheets_store(server, sid), Mode.RESOLVE, seed=SEED, secret=secret)
+    return Reference(old, sheet_snapshot(server, sid), secret=secret)

@@ -1,0 +1,1 @@
+"""1800's phases, one module per step of the game."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 
 from sheetmaster.fairness import DiceSecretError
+from sheetmaster.runs import NotDue
 from sheetmaster.schema import StateError
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import CredentialsError, redact
@@ -49,10 +50,6 @@ MEANINGS = {
 
 class UsageError(Exception):
     """The command was asked for something it cannot do as asked (exit 2)."""
-
-
-class NotDue(Exception):
-    """The turn's deadline has not passed and the run was not forced (exit 4)."""
 
 
 def classify(exc: BaseException) -> tuple[int, str, str]:

@@ -15,12 +15,15 @@ from typing import Any, NoReturn
 
 from sheetmaster import rules, values
 from sheetmaster.engine import PRACTICE_SEED, all_tables, check, find_tab, resolve
-from sheetmaster.exits import NotDue
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Problem, Problems, StateError, match_columns, validate_table
 from sheetmaster.tabs import GAME, GAME_TAB, read_meta
 from sheetmaster.turns import deadline_problem
+
+
+class NotDue(Exception):
+    """The turn's deadline has not passed and the run was not forced (exit 4)."""
 
 
 class Mode(enum.Enum):

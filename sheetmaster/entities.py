@@ -227,7 +227,7 @@ def write_rows(table: Table, before: pd.DataFrame, objects: list[Any],
     columns = {c.name: _column_cells(c, objects) for c in table.columns
                if c.owned and c.attr in fields and c.name not in (extra or {})}
     columns.update(extra or {})
-    out = before.copy()
+    out = before.copy(deep=False)  # columns are replaced whole below, never written into
     rows = [o.row for o in objects]
     new = [i for i, row in enumerate(rows) if not row]
     placed = [i for i, row in enumerate(rows) if row] if new else range(len(rows))

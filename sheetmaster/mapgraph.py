@@ -57,6 +57,17 @@ class MapGraph:
             out += source.get(node, ())
         return out if len(out) < 2 else list(dict.fromkeys(out))
 
+    def any_neighbour(self, node: str, test: Passable, kinds: Iterable[str] | None = None
+                      ) -> bool:
+        """Whether a node one edge of these kinds away passes ``test`` (e.g. "a territory
+        he owns"). Asks no more than it needs and builds no list: a hot path when a million
+        claims each ask it."""
+        for source in self._sources(kinds):
+            for nxt in source.get(node, ()):
+                if test(nxt):
+                    return True
+        return False
+
     def _sources(self, kinds: Iterable[str] | None) -> list[Mapping[str, Sequence[str]]]:
         """The node -> neighbours mappings of these kinds (kept: a hot path on big maps)."""
         key = None if kinds is None else tuple(kinds)

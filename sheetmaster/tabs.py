@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
@@ -228,16 +229,17 @@ def log_rows(log: pd.DataFrame, turn: int, events: list[Event]) -> pd.DataFrame:
     without gaps that would tell something happened."""
     events = [e for e in events if e.audience == PUBLIC]
     start = (int(max(log.index)) + 1) if len(log) else 2
+    field = operator.attrgetter  # a million events: map over attributes, no lambdas
     new = pd.DataFrame(
         {
             "turn": [turn] * len(events),
             "#": list(range(1, len(events) + 1)),
-            "phase": [e.phase for e in events],
-            "player": [e.player for e in events],
-            "event": [e.kind for e in events],
-            "details": [e.text for e in events],
-            "die": [f"d{e.sides}" if e.sides else "" for e in events],
-            "roll": [e.value if e.value is not None else "" for e in events],
+            "phase": list(map(field("phase"), events)),
+            "player": list(map(field("player"), events)),
+            "event": list(map(field("kind"), events)),
+            "details": list(map(field("text"), events)),
+            "die": [f"d{s}" if s else "" for s in map(field("sides"), events)],
+            "roll": ["" if v is None else v for v in map(field("value"), events)],
         },
         index=range(start, start + len(events)),
         dtype=object,

@@ -100,3 +100,17 @@ def test_an_agreement_goes_through_only_when_every_party_accepts():
     assert "not accepted by Arryn" in result.results[0].reason
     assert "you are not part of deal 'north'" in result.results[3].reason
     assert "was proposed by Stark" in result.results[4].reason
+
+
+def test_a_two_party_agreement_accepted_by_its_own_proposer_still_waits_for_the_other():
+    rules = ruleset(Phase("a", "alliances", ally, orders=("propose alliance",
+                                                          "accept alliance")),
+                    kinds=(PROPOSE, ACCEPT), columns=(Column("deal", Kind.RAW),))
+    result = play(rules, [
+        {"player": "Stark", "order": "propose alliance", "deal": "north", "to": "Tully"},
+        {"player": "Stark", "order": "accept alliance", "deal": "north"},
+        {"player": "Arryn", "order": "propose alliance", "deal": "vale", "to": "Tyrell"},
+        {"player": "Tyrell", "order": "accept alliance", "deal": " VALE "},
+    ])
+    assert [r.status for r in result.results] == [Status.REJECTED] * 2 + [Status.APPLIED] * 2
+    assert "not accepted by Tully" in result.results[0].reason

@@ -37,6 +37,27 @@ def test_neighbours_by_edge_kind():
     assert graph.neighbours("Med", [SEA, CANAL]) == ["Biscay", "Adriatic"]
 
 
+def test_any_neighbour_asks_the_same_neighbours_without_a_list():
+    graph = europe()
+    asked: list[str] = []
+
+    def owned(node: str) -> bool:
+        asked.append(node)
+        return node == "Milan"
+
+    assert graph.any_neighbour("Lyon", owned, [LAND])
+    assert asked == ["Paris", "Milan"]  # stops at the first that passes
+    assert not graph.any_neighbour("Venice", owned, [COAST])
+    assert graph.any_neighbour("Brest", lambda n: n == "Biscay")  # every kind, added edges too
+    assert not graph.any_neighbour("Brest", lambda n: n == "Biscay", [LAND])
+    assert not graph.any_neighbour("Atlantis", owned)
+    for node in ("Paris", "Lyon", "Brest", "Med"):
+        for kinds in (None, [LAND], [SEA, CANAL], [RAIL, COAST]):
+            for target in ("Paris", "Lyon", "Milan", "Biscay", "Adriatic"):
+                assert graph.any_neighbour(node, target.__eq__, kinds) == \
+                    (target in graph.neighbours(node, kinds))
+
+
 def test_distances_paths_and_exact_paths():
     graph = europe()
     assert graph.distance("Paris", "Venice", [LAND]) == 3

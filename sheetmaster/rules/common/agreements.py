@@ -24,7 +24,7 @@ NOT_INVOLVED = Reason("NOT_INVOLVED", "you are not part of deal {deal}: only the
 NOT_ACCEPTED = Reason("NOT_ACCEPTED", "not accepted by {players}, so nothing moved")
 
 
-@dataclass
+@dataclass(slots=True)
 class Agreement:
     name: str
     proposer: str
@@ -38,6 +38,10 @@ class Agreement:
 
     def missing(self) -> list[str]:
         """The parties, the proposer aside, who have not accepted."""
+        if len(self.parties) == 2 and len(self.accepts) == 1:  # the usual two-party deal
+            who = self.accepts[0].player
+            if who != self.proposer and who in self.parties and self.proposer in self.parties:
+                return []
         return sorted(self.parties - {self.proposer} - {o.player for o in self.accepts})
 
     def break_by(self, row: int) -> None:
@@ -55,13 +59,16 @@ def collect(ctx: Context, propose: str, accept: str, *,
     part of.
     """
     found: dict[str, Agreement] = {}
+    key_of = _Folded()
     for order in ctx.orders(propose):
-        key = values.fold(order.fields["deal"])
-        agreement = found.setdefault(key, Agreement(order.fields["deal"], order.player))
-        why = "" if agreement.proposer == order.player else TAKEN.say(
-            deal=values.show(agreement.name), proposer=agreement.proposer)
-        if why:
-            ctx.resolve(order, Status.REJECTED, why)
+        deal = order.fields["deal"]
+        key = key_of(deal)
+        agreement = found.get(key)
+        if agreement is None:
+            agreement = found[key] = Agreement(deal, order.player)
+        elif agreement.proposer != order.player:
+            ctx.resolve(order, Status.REJECTED, TAKEN.say(
+                deal=values.show(agreement.name), proposer=agreement.proposer))
             continue
         why = check_item(order)
         if why:
@@ -76,7 +83,7 @@ def collect(ctx: Context, propose: str, accept: str, *,
     for agreement in found.values():
         agreement.parties = {p for o in agreement.items for p in parties(o)}
     for order in ctx.orders(accept):
-        agreement = found.get(values.fold(order.fields["deal"]))
+        agreement = found.get(key_of(order.fields["deal"]))
         if agreement is None:
             ctx.resolve(order, Status.REJECTED, NO_SUCH.say(
                 deal=values.show(order.fields["deal"])))
@@ -86,6 +93,17 @@ def collect(ctx: Context, propose: str, accept: str, *,
         else:
             agreement.accepts.append(order)
     return found
+
+
+class _Folded(dict):
+    """Deal names as compared (:func:`values.fold`), each spelling folded once: a deal's
+    name is typed on its proposal rows and again on every acceptance."""
+
+    def __missing__(self, name: str) -> str:
+        self[name] = folded = values.fold(name)
+        return folded
+
+    __call__ = dict.__getitem__
 
 
 def refusal(agreement: Agreement) -> str:
@@ -101,8 +119,11 @@ def refusal(agreement: Agreement) -> str:
 def finish(ctx: Context, agreement: Agreement, status: Status, why: str) -> None:
     """Every row of the agreement gets the same outcome; the proposer's log says it."""
     note = why or f"deal {agreement.name} went through"
-    for order in agreement.items + agreement.accepts:
-        ctx.resolve(order, status, note)
+    resolve = ctx.resolve
+    for order in agreement.items:
+        resolve(order, status, note)
+    for order in agreement.accepts:
+        resolve(order, status, note)
     if agreement.items:
         ctx.emit(agreement.proposer, "deal", note if not why else
                  f"deal {agreement.name}: {why}")

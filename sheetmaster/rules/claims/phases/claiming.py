@@ -51,16 +51,17 @@ def claim_war_territory(ctx: Context) -> None:
 def claim_neutral_territory(ctx: Context) -> None:
     """Phase E. Neutral territory next to (by border or waterway) one the player owns now."""
     world: ClaimsWorld = ctx.world
+    territories, players, touches = world.territories, world.players, world.map.any_neighbour
     for order in ctx.orders(CLAIM_NEUTRAL):
-        player = world.players[order.player]
-        territory = world.territories[order.fields["territory"]]
-        if territory.owner == player.name:
+        player = players[order.player]
+        territory = territories[order.fields["territory"]]
+        me = player.name
+        if territory.owner == me:
             ctx.resolve(order, Status.REJECTED, reasons.ALREADY_YOURS.say(territory=territory.name))
         elif territory.owner:
             ctx.resolve(order, Status.REJECTED, reasons.NOT_NEUTRAL.say(
                 territory=territory.name, owner=territory.owner))
-        elif not any(world.territories[n].owner == player.name
-                     for n in world.map.neighbours(territory.name)):
+        elif not touches(territory.name, lambda n, me=me: territories[n].owner == me):
             ctx.resolve(order, Status.REJECTED, reasons.NOT_CONNECTED.say(
                 territory=territory.name))
         else:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from sheetmaster.model import Order, Status
 from sheetmaster.rules.common import agreements
 from sheetmaster.rules.common.agreements import Agreement
@@ -56,6 +54,7 @@ def _settle(ctx: Context, deal: Agreement) -> None:
     if why:
         agreements.finish(ctx, deal, Status.REJECTED, why)
         return
+    emit = ctx.emit
     for order in deal.items:
         f = order.fields
         giver, taker = world.players[f["from"]], world.players[f["to"]]
@@ -66,8 +65,8 @@ def _settle(ctx: Context, deal: Agreement) -> None:
             world.add(giver, f["item"], -f["amount"])
             world.add(taker, f["item"], f["amount"])
             what = f"{f['amount']} {f['item']}"
-        ctx.emit(giver.name, "transfer", f"gave {what} to {taker.name} (deal {deal.name})")
-        ctx.emit(taker.name, "transfer", f"received {what} from {giver.name} (deal {deal.name})")
+        emit(giver.name, "transfer", f"gave {what} to {taker.name} (deal {deal.name})")
+        emit(taker.name, "transfer", f"received {what} from {giver.name} (deal {deal.name})")
     agreements.finish(ctx, deal, Status.APPLIED, "")
 
 
@@ -76,11 +75,12 @@ def _cannot_apply(world: ClaimsWorld, deal: Agreement) -> str:
 
     Balances are checked after the whole deal, so a swap needs no stock in hand up front.
     """
-    change: Counter[tuple[str, str]] = Counter()
+    change: dict[tuple[str, str], int] = {}  # (player, item) -> net change
     given: set[str] = set()
     for order in deal.items:
         f = order.fields
-        if f["item"] == "territory":
+        item = f["item"]
+        if item == "territory":
             territory = world.territories[f["territory"]]
             if territory.name in given:
                 return reasons.TERRITORY_TWICE.say(territory=territory.name)
@@ -88,8 +88,9 @@ def _cannot_apply(world: ClaimsWorld, deal: Agreement) -> str:
             if territory.owner != f["from"]:
                 return reasons.NOT_OWNER.say(player=f["from"], territory=territory.name)
         else:
-            change[(f["from"], f["item"])] -= f["amount"]
-            change[(f["to"], f["item"])] += f["amount"]
+            amount, giver, taker = f["amount"], (f["from"], item), (f["to"], item)
+            change[giver] = change.get(giver, 0) - amount
+            change[taker] = change.get(taker, 0) + amount
     for (name, item), delta in sorted(change.items()):
         result = world.held(world.players[name], item) + delta
         if result < 0:

@@ -275,13 +275,22 @@ def _committed(state: GameState, dice: TurnDice) -> bool:
 @contextlib.contextmanager
 def _collector_paused() -> Iterator[None]:
     """A turn allocates millions of short-lived objects and makes no reference cycles worth
-    collecting: pausing the cyclic collector saves about a quarter of the time."""
+    collecting: pausing the cyclic collector saves about a quarter of the time.
+
+    Turned back on, the collector would traverse every object the turn made and kept (its
+    events, results and tables) at the next allocation: 1.8 s at a million orders, and as
+    much again a little later. So they go straight to the oldest generation first
+    (``gc.freeze()`` then ``gc.unfreeze()``: two list splices, no traversal), unless the
+    caller froze objects of its own, which ``unfreeze`` would release."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was_enabled:
+            if not gc.get_freeze_count():
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 

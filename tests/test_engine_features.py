@@ -140,3 +140,34 @@ def test_a_players_tab_keyed_by_another_name_feeds_reports_and_dropdowns():
     result = resolve(ruleset, _state(ruleset, [{"player": "Arryn", "order": "build"}]), seed=1)
     report = player_report(ruleset, result)
     assert "## Stark" in report and "## Arryn" in report and "coins 0 -> 1" in report
+
+
+def test_the_collector_comes_back_on_without_traversing_what_the_turn_made(example_state):
+    """The collector is paused during a turn; turned back on, the turn's objects must not be
+    young (a million orders' worth would be traversed at the next allocation: seconds). A
+    caller's own frozen objects stay frozen."""
+    import gc
+
+    from sheetmaster.rules.claims.ruleset import RULESET
+
+    state = example_state
+    gc.collect()
+    assert gc.isenabled()
+    result = resolve(RULESET, state, seed=3)
+    assert gc.isenabled()
+    oldest = {id(o) for o in gc.get_objects(generation=2)}
+    assert id(result.events) in oldest and id(result.results) in oldest
+    mine = [object()]  # tracked by the collector, frozen below by the caller
+    gc.freeze()
+    try:
+        resolve(RULESET, state, seed=3)
+        assert gc.isenabled()
+        assert all(o is not mine for o in gc.get_objects())  # still frozen
+    finally:
+        gc.unfreeze()
+    gc.disable()
+    try:
+        resolve(RULESET, state, seed=3)
+        assert not gc.isenabled()  # a caller's choice stands
+    finally:
+        gc.enable()

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from sheetmaster.engine import all_tables
-from sheetmaster.model import GM_ONLY, GameState, Status, TurnResult
+from sheetmaster.model import GM_ONLY, GameState, OrderResult, Status, TurnResult
 from sheetmaster.orders import PLAYER
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Kind, Table
@@ -114,14 +114,16 @@ def cell_changes(ruleset: Ruleset, result: TurnResult) -> list[CellChange]:
     return out
 
 
-def _player_of(change: CellChange, players: set[str], after: GameState) -> list[str]:
-    """Who a changed cell concerns: the row's player, or a territory's old and new owner."""
+def _player_of(change: CellChange, players: set[str], orders_by: dict[int, Any]
+               ) -> list[str]:
+    """Who a changed cell concerns: the row's player, or a territory's old and new owner;
+    ``orders_by``: each Orders tab row's player."""
     if change.key in players:
         return [change.key]
     if change.column == "owner":
         return [p for p in (change.before, change.after) if p in players]
     if change.tab == ORDERS_TAB:
-        who = after.tables[ORDERS_TAB].at[change.row, PLAYER]
+        who = orders_by.get(change.row)
         return [who] if who in players else []
     return []
 
@@ -129,13 +131,16 @@ def _player_of(change: CellChange, players: set[str], after: GameState) -> list[
 def diff_by_player(ruleset: Ruleset, result: TurnResult) -> dict[str, list[CellChange]]:
     """Changes grouped by the player they concern ('' for game-wide ones)."""
     players = set(_player_names(ruleset, result.after))
+    orders = result.after.tables.get(ORDERS_TAB)
+    orders_by = dict(zip(orders.index.tolist(), orders[PLAYER].tolist())) \
+        if orders is not None and PLAYER in orders.columns else {}
     grouped: dict[str, list[CellChange]] = defaultdict(list)
-    for change in cell_changes(ruleset, result):
-        if change.tab == LOG_TAB:
-            continue
-        owners = _player_of(change, players, result.after) or [""]
-        for who in owners:
-            grouped[who].append(change)
+    for table in all_tables(ruleset):
+        if table.tab == LOG_TAB:
+            continue  # the Log's new lines are the turn's events, grouped on their own
+        for change in table_changes(table, result.before, result.after):
+            for who in _player_of(change, players, orders_by) or [""]:
+                grouped[who].append(change)
     return dict(grouped)
 
 
@@ -228,12 +233,15 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
     if viewer in players:
         players = [viewer, *(p for p in players if p != viewer)]
     counts = _owned_counts(ruleset, result)
+    orders_of: dict[str, list[OrderResult]] = defaultdict(list)
+    for r in view.results:
+        orders_of[r.player].append(r)
     everyone = _by_phase(ruleset, [e for e in events.get("", []) if e.public])
     if everyone:
         out += ["## The whole game", "", *everyone]
     for name in players:
         out += [f"## {md(name)}", ""]
-        out += _orders_section(view, name)
+        out += _orders_section(orders_of.get(name, []))
         if view.notes.get(name):
             out += ["**Only for you** (and the GM)", "",
                     *(f"- {md(line)}" for line in view.notes[name]), ""]
@@ -271,8 +279,7 @@ def player_reports(ruleset: Ruleset, result: TurnResult, *,
     return reports
 
 
-def _orders_section(view: TurnResult, name: str) -> list[str]:
-    mine = [r for r in view.results if r.player == name]
+def _orders_section(mine: list[OrderResult]) -> list[str]:
     if not mine:
         return ["No orders this turn.", ""]
     return ["| row | order | result | reason |", "|---|---|---|---|",
@@ -353,6 +360,8 @@ _BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 #: heading, a quote or a list needs a line of its own, which a line break would start.)
 _MARKUP = re.compile(r"([\\`*_\[\]<|~])")
 _ZERO_WIDTH = "\u200b"
+_ENTITY = re.compile(r"&(?=[#A-Za-z])")
+_WWW = re.compile(r"(?i)\bwww\.")
 
 
 def md(text: object) -> str:
@@ -362,8 +371,8 @@ def md(text: object) -> str:
     line = _BREAKS.sub(" ", str(text)).strip()
     line = _MARKUP.sub(r"\\\1", line)
     line = line.replace("@", "@" + _ZERO_WIDTH).replace("://", ":" + _ZERO_WIDTH + "//")
-    line = re.sub(r"&(?=[#A-Za-z])", "&" + _ZERO_WIDTH, line)  # no entity: &#64; is an @
-    return re.sub(r"(?i)\bwww\.", "www" + _ZERO_WIDTH + ".", line)
+    line = _ENTITY.sub("&" + _ZERO_WIDTH, line)  # no entity: &#64; is an @
+    return _WWW.sub("www" + _ZERO_WIDTH + ".", line)
 
 
 def printable(text: str) -> str:

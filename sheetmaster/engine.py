@@ -341,53 +341,53 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
     results: dict[int, OrderResult] = {r.row: r for r in parsed.rejected}
     orders = _orders_for(ruleset, date, parsed.orders, results)
     events: list[Event] = []
-    ctx = Context(prepared.world, orders, dice, turn, events, results, parsed.rejected_rows,
-                  date=date, settings=prepared.settings,
-                  settings_tables=prepared.settings_tables)
-    ctx.emit("", "turn", f"turn {turn} resolved by the {ruleset.title} rules, dice seed {seed}")
-    upcoming = turn_dice(secret, turn + 1) if fair is not None else None
-    if fair is not None:
-        ctx.emit("", "dice", dice_line(fair, bool(published), upcoming.commitment))
-    prepared.lasting.attach(ctx)
-    if ctx.decisions is not None:
-        for order in ctx.orders(ANSWER):
-            ctx.decisions.answer(ctx, order)
-    try:
-        _run_phases(ruleset, ctx)
-    except MissingSetting as exc:
-        raise StateError([exc.problem]) from None
-    idle = {kind: phase for phase in ruleset.phases if not phase.runs_on(date)
-            for kind in phase.orders}
-    for order in orders:
-        if order.row not in results:
-            ctx.resolve(order, Status.REJECTED, reasons.NOT_NOW.say(
-                kind=order.kind, now=_when(date)) if order.kind in idle else
-                reasons.NOT_RESOLVED.say())
-    secret = {k.name for k in ruleset.order_kinds if k.secret}
-    ordered = sorted(results.values(), key=_posting_order if ruleset.gm_orders else _row)
-    for r in ordered if secret else ():
-        r.secret = r.kind in secret
-    after_tables = dict(state.tables)
-    after_tables.update(prepared.world.to_tables(state))
-    after_tables.update(prepared.lasting.to_tables(state))
-    after_tables[ORDERS_TAB] = _orders_after(
-        state.tables[ORDERS_TAB], [r for r in ordered if r.row > 0],
-        [r for r in parsed.blank_turn_rows if r > 0], turn)
-    if ruleset.gm_orders:
-        after_tables[GM_ORDERS_TAB] = _orders_after(
-            state.tables[GM_ORDERS_TAB], [replace(r, row=-r.row) for r in ordered if r.row < 0],
-            [-r for r in parsed.blank_turn_rows if r < 0], turn)
-    after_tables[LOG_TAB] = log_rows(state.tables[LOG_TAB], turn, events)
-    next_date = ruleset.calendar.next_date(date, prepared.settings, ctx.next_stage)
-    revealed = {"last dice salt": fair.salt if fair else "",
-                DICE_COMMITMENT: upcoming.commitment if upcoming else ""}
-    after_tables[GAME_TAB] = advance_game(state.tables[GAME_TAB], state.meta, seed,
-                                          {**ruleset.calendar.written(next_date), **revealed},
-                                          setting_rows(ruleset.all_settings()), now)
-    after_meta = dict(state.meta, turn=turn + 1)
-    return TurnResult(ruleset.name, turn, seed, state, GameState(after_tables, after_meta),
-                      ordered, events,
-                      before if before is not None else private_notes(prepared.world))
+    with Context(prepared.world, orders, dice, turn, events, results, parsed.rejected_rows,
+                 date=date, settings=prepared.settings,
+                 settings_tables=prepared.settings_tables) as ctx:
+        ctx.emit("", "turn", f"turn {turn} resolved by the {ruleset.title} rules, dice seed {seed}")
+        upcoming = turn_dice(secret, turn + 1) if fair is not None else None
+        if fair is not None:
+            ctx.emit("", "dice", dice_line(fair, bool(published), upcoming.commitment))
+        prepared.lasting.attach(ctx)
+        if ctx.decisions is not None:
+            for order in ctx.orders(ANSWER):
+                ctx.decisions.answer(ctx, order)
+        try:
+            _run_phases(ruleset, ctx)
+        except MissingSetting as exc:
+            raise StateError([exc.problem]) from None
+        idle = {kind: phase for phase in ruleset.phases if not phase.runs_on(date)
+                for kind in phase.orders}
+        for order in orders:
+            if order.row not in results:
+                ctx.resolve(order, Status.REJECTED, reasons.NOT_NOW.say(
+                    kind=order.kind, now=_when(date)) if order.kind in idle else
+                    reasons.NOT_RESOLVED.say())
+        secret = {k.name for k in ruleset.order_kinds if k.secret}
+        ordered = sorted(results.values(), key=_posting_order if ruleset.gm_orders else _row)
+        for r in ordered if secret else ():
+            r.secret = r.kind in secret
+        after_tables = dict(state.tables)
+        after_tables.update(prepared.world.to_tables(state))
+        after_tables.update(prepared.lasting.to_tables(state))
+        after_tables[ORDERS_TAB] = _orders_after(
+            state.tables[ORDERS_TAB], [r for r in ordered if r.row > 0],
+            [r for r in parsed.blank_turn_rows if r > 0], turn)
+        if ruleset.gm_orders:
+            after_tables[GM_ORDERS_TAB] = _orders_after(
+                state.tables[GM_ORDERS_TAB], [replace(r, row=-r.row) for r in ordered if r.row < 0],
+                [-r for r in parsed.blank_turn_rows if r < 0], turn)
+        after_tables[LOG_TAB] = log_rows(state.tables[LOG_TAB], turn, events)
+        next_date = ruleset.calendar.next_date(date, prepared.settings, ctx.next_stage)
+        revealed = {"last dice salt": fair.salt if fair else "",
+                    DICE_COMMITMENT: upcoming.commitment if upcoming else ""}
+        after_tables[GAME_TAB] = advance_game(state.tables[GAME_TAB], state.meta, seed,
+                                              {**ruleset.calendar.written(next_date), **revealed},
+                                              setting_rows(ruleset.all_settings()), now)
+        after_meta = dict(state.meta, turn=turn + 1)
+        return TurnResult(ruleset.name, turn, seed, state, GameState(after_tables, after_meta),
+                          ordered, events,
+                          before if before is not None else private_notes(prepared.world))
 
 
 def _posting_order(r: OrderResult) -> tuple[bool, int]:

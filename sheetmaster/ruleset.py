@@ -217,6 +217,20 @@ class Context:
         self.decks: Lasting | None = None
         dice.on_roll = self._log_roll
 
+    def __enter__(self) -> Context:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """The turn is over: let go of the callbacks into this context (the dice's, the
+        timers', decisions' and decks'), so that what the turn made and dropped is freed at
+        once by reference counting, not left for the cyclic collector (three million
+        objects after a turn of a million orders)."""
+        self.dice.on_roll = None
+        self.timers = self.decisions = self.decks = None
+
     def deck(self, name: str, *, cards: list[str] | None = None) -> Deck:
         """The deck called ``name`` (Decks tab); with ``cards``, a new deck of them."""
         if self.decks is None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, NoReturn
 
-from sheetmaster import rules, values
+from sheetmaster import collector, rules, values
 from sheetmaster.engine import PRACTICE_SEED, all_tables, check, find_tab, resolve
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.ruleset import Ruleset
@@ -135,7 +135,7 @@ def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = Fal
     """
     now = now or datetime.now(timezone.utc)
     step = progress or (lambda what: contextlib.nullcontext())
-    with store.locked():
+    with store.locked(), collector.paused():
         with step("reading the game"):
             state = store.load()
         expected, ruleset = ruleset, ruleset_of(state)

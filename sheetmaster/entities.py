@@ -16,7 +16,15 @@ from typing import Any
 import pandas as pd
 
 from sheetmaster import values
-from sheetmaster.schema import Column, Kind, Problems, Table, choice_reader
+from sheetmaster.schema import (
+    TEXT_KINDS,
+    Column,
+    Kind,
+    Problems,
+    Table,
+    choice_reader,
+    folds_apart,
+)
 from sheetmaster.values import BadValue, Names
 
 
@@ -40,6 +48,7 @@ class _Refs:
         target = tables[col.ref] if col.ref else table
         self.lookup = lookups.get(target.tab, Names(()))
         self.exact = self.lookup.exact_get
+        self.exact_item = self.lookup.exact_item
         where = "this tab" if target.tab == table.tab else f"the {target.tab} tab"
         self.what = f"{a(target.row_noun)} in {where}"
         self.none = {values.fold(w) for w in col.none_words}
@@ -56,6 +65,22 @@ class _Refs:
             return ""
         return found
 
+    def each(self, cells: list, rows: list[int], live: list[bool]) -> list[tuple[str, ...]]:
+        """A REFS column read cell by cell, each problem reported (a retired row's cell is
+        kept as its list of names)."""
+        exact, strip = self.exact, str.strip
+        out = []
+        for r, c, ok in zip(rows, cells, live):
+            if not c:
+                out.append(())
+            elif not ok:
+                out.append(tuple(values.name_list(c)))
+            else:  # the common case first: names as their tab spells them, commas between
+                got = tuple(map(exact, map(strip, c.split(","))))
+                out.append(got if all(got) and ";" not in c and "\n" not in c
+                           else self.many(r, c))
+        return out
+
     def many(self, row: int, cell: str) -> tuple[str, ...]:
         if not cell:
             return ()
@@ -70,6 +95,40 @@ class _Refs:
             if found:
                 out.append(found)
         return tuple(out)
+
+
+def _plain_lists(cells: list[str]) -> bool:
+    """Whether every cell is text with no ';' or line break, and every ',' in it is followed
+    by a space: then splitting a cell on ', ' gives the parts splitting it on ',' gives, but
+    for the space after each comma (which a strip takes off)."""
+    try:
+        text = "\n".join(cells)
+    except TypeError:  # a cell that is no text: not a typed table
+        return False
+    return text.count("\n") == len(cells) - 1 and ";" not in text and \
+        text.count(",") == text.count(", ")
+
+
+def _names_as_spelt(cells: list[str], item: Callable[[str], str]
+                    ) -> list[tuple[str, ...]] | None:
+    """A REFS column's cells read the short way: each cell's names when every name in the
+    column is spelt as its tab spells it, with ', ' between names (as sheetmaster writes a
+    list); else None, and the caller reads each cell.
+
+    This equals the reading cell by cell (split on ',', each part stripped, found as spelt):
+    see :func:`_plain_lists`. ``item`` raises KeyError for a part not spelt as its tab spells
+    it; the names it finds are never blank (``key_lookups`` leaves blank keys out), so every
+    part found is kept.
+    """
+    if not cells:
+        return []
+    if not _plain_lists(cells):
+        return None
+    strip = str.strip
+    try:
+        return [tuple(map(item, map(strip, c.split(", ")))) if c else () for c in cells]
+    except KeyError:
+        return None
 
 
 def _choices_reader(table: Table, col: Column, problems: Problems
@@ -102,18 +161,8 @@ def _column_values(table: Table, col: Column, cells: list, rows: list[int], live
                 for r, c, ok in zip(rows, cells, live)]
     if kind is Kind.REFS:
         refs = _Refs(table, col, tables, lookups, problems)
-        exact, strip = refs.exact, str.strip
-        out = []
-        for r, c, ok in zip(rows, cells, live):
-            if not c:
-                out.append(())
-            elif not ok:
-                out.append(tuple(values.name_list(c)))
-            else:  # the common case first: names as their tab spells them, commas between
-                got = tuple(map(exact, map(strip, c.split(","))))
-                out.append(got if all(got) and ";" not in c and "\n" not in c
-                           else refs.many(r, c))
-        return out
+        spelt = _names_as_spelt(cells, refs.exact_item) if all(live) else None
+        return spelt if spelt is not None else refs.each(cells, rows, live)
     if kind is Kind.NAMES:
         if col.choices:
             read = _choices_reader(table, col, problems)
@@ -136,10 +185,14 @@ def load_rows(table: Table, frame: pd.DataFrame, tables: Mapping[str, Table],
     cls = table.entity
     assert cls is not None, f"tab {table.tab} declares no entity"
     fields = [f.name for f in dataclasses.fields(cls)]
-    rows = [int(r) for r in frame.index.tolist()]
+    index = frame.index
+    rows = list(range(index.start, index.stop, index.step)) \
+        if isinstance(index, pd.RangeIndex) else list(map(int, index.tolist()))
     keep = [True] * len(rows)
     if table.key and table.key in frame.columns:
-        keep = [bool(k) for k in frame[table.key].tolist()]
+        keys = frame[table.key].tolist()
+        if not all(keys):
+            keep = list(map(bool, keys))
     live = keep
     if table.retired:
         column, word = table.retired
@@ -188,9 +241,13 @@ def check_both_sides(table: Table, objects: Iterable[Any], problems: Problems) -
 
 def check_unique(table: Table, frame: pd.DataFrame, problems: Problems) -> None:
     """Columns of a keyless tab whose names must differ (e.g. each army's name)."""
+    text = {c.name for c in table.columns if c.kind in TEXT_KINDS}
     for name in table.unique:
+        cells = frame[name].tolist()
+        if name in text and folds_apart(cells):
+            continue  # the common case, checked in bulk: nothing to say
         seen: dict[str, int] = {}
-        for row, cell in zip(frame.index.tolist(), frame[name].tolist()):
+        for row, cell in zip(frame.index.tolist(), cells):
             if not cell:
                 continue
             first = seen.setdefault(cell.casefold(), int(row))

@@ -346,7 +346,8 @@ def _convert_blanks(table: Table, col: Column, size: int, row_numbers: Callable[
 
 def folds_apart(names: list[str]) -> bool:
     """Whether no two of these names fold alike (``casefold``; blank names aside): then
-    :func:`_check_unique` has nothing to say, and a million names cost one casefold.
+    :func:`_check_unique` (and :func:`~sheetmaster.entities.check_unique`) has nothing to
+    say, and a million names cost one casefold.
 
     The names must be ``str`` (text columns are read as str). Casefolding the names joined by
     newlines gives their casefolds joined by newlines: it folds each character on its own and

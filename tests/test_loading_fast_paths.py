@@ -1,7 +1,8 @@
 """The short ways of validating and loading a state tab read a million clean rows in bulk and
 must say exactly what the row-by-row reading says: each is compared here with the slow code
-it stands in for, on tabs made to be awkward (names in other cases or with odd spacing, blank
-cells, optional columns the sheet lacks, names listed twice)."""
+it stands in for, on tabs made to be awkward (names in other cases or with odd spacing, ';' or
+line breaks between names, blank cells, optional columns the sheet lacks, names listed
+twice)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sheetmaster import schema, values
+from sheetmaster import entities, schema, values
 from sheetmaster.builder import table_frame
 from sheetmaster.schema import Column, Kind, Problems, Table
 
@@ -122,3 +123,70 @@ def test_a_typed_tab_is_one_frame_of_objects_as_before():
     assert out.to_dict("list") == {"name": ["A", "B"], "n": [3, 0], 7: ["x", "y"],
                                    "gone": ["", ""]}
     assert frame.columns.tolist() == ["Name", "n", 7]  # the sheet's tab is left as it was
+
+
+# -- references: a column of names as the tab spells them --------------------------------------
+
+#: a lookup made by hand: its names need not be stripped ("Zed" and " Zed")
+NAMES = ["Alba", "Brit", "New York", "Old  York", "Ys", "X,Y", "Q;R", "S\nT", "Zed", " Zed"]
+
+
+def read_refs(cells: list, live: list[bool] | None = None) -> tuple[list, list, list]:
+    """(short way or None, cell by cell, the problems cell by cell)."""
+    lookup = values.Names(NAMES)
+    problems = Problems()
+    table = Table("T", (Column("land", Kind.NAME), Column("links", Kind.REFS)), key="land",
+                  noun="land")
+    refs = entities._Refs(table, table.columns[1], {"T": table}, {"T": lookup}, problems)
+    live = live or [True] * len(cells)
+    slow = refs.each(cells, list(range(2, 2 + len(cells))), live)
+    return entities._names_as_spelt(cells, lookup.exact_item), slow, problems_of(problems)
+
+
+@pytest.mark.parametrize("cells", [
+    ["Alba, Brit", "", "New York, Old  York, Ys", "Alba, Alba"],
+    ["Alba,Brit"], ["Alba , Brit"], ["alba, Brit"], ["Alba; Brit"], ["Alba\nBrit"],
+    ["Alba,  Brit"], [", Alba"], ["Alba,"], ["Alba, , Brit"], ["Alba, Narnia"], ["X,Y"],
+    ["Alba,\u00a0Brit"], ["New  York"], [" Alba"], [None, "Alba"], [], ["Q;R"], ["S\nT"],
+    ["Alba, X,Y"], ["Alba,  Zed"], ["Alba, Zed "],
+])
+def test_a_references_column_read_the_short_way_reads_as_cell_by_cell(cells):
+    fast, slow, problems = read_refs(cells)
+    if fast is not None:
+        assert fast == slow and not problems
+
+
+def test_the_short_way_reads_a_clean_column():
+    assert entities._names_as_spelt([5], values.Names(NAMES).exact_item) is None  # not text
+    fast, slow, problems = read_refs(["Alba, Brit", "", "X,Y"])
+    assert fast is None  # 'X,Y' holds a comma without a space
+    fast, slow, problems = read_refs(["Alba, Brit", "", "Old  York", "Ys, Alba, Ys"])
+    assert fast == slow == [("Alba", "Brit"), (), ("Old  York",), ("Ys", "Alba", "Ys")]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_references_read_the_short_way_agree_with_cell_by_cell(seed):
+    rng = random.Random(seed)
+    words = [*NAMES, "alba", "BRIT", "Narnia", ""]
+    seps = [", "] * 8 + [",", " , ", ";", "\n", ",  ", ", ,"]
+    cells = []
+    for _ in range(rng.randint(0, 8)):
+        parts = [rng.choice(words) for _ in range(rng.randint(0, 4))]
+        cell = rng.choice(seps).join(parts)
+        cells.append(rng.choice(SPACES[:2]) + cell if rng.random() < 0.1 else cell)
+    fast, slow, problems = read_refs(cells)
+    if fast is not None:
+        assert fast == slow and not problems
+
+
+def test_a_unique_column_of_a_keyless_tab_says_what_it_said():
+    table = Table("Armies", (Column("army", Kind.NAME),), unique=("army",))
+    frame = schema.validate_table(
+        table, table_frame(["army"], [{"army": a} for a in ("A", "b", "", "", "a", "B\nC")]),
+        Problems())
+    problems = Problems()
+    entities.check_unique(table, frame, problems)
+    assert problems_of(problems) == [("Armies", 6, "army", "'a' is listed twice (also on row 2)")]
+    problems = Problems()
+    entities.check_unique(table, frame.iloc[:3], problems)
+    assert not problems.items

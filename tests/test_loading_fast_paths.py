@@ -1,18 +1,20 @@
 """The short ways of validating and loading a state tab read a million clean rows in bulk and
 must say exactly what the row-by-row reading says: each is compared here with the slow code
 it stands in for, on tabs made to be awkward (names in other cases or with odd spacing, ';' or
-line breaks between names, blank cells, optional columns the sheet lacks, names listed
-twice)."""
+line breaks between names, blank and retired rows, borders listed on one side or to oneself,
+names listed twice)."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
 import numpy as np
 import pandas as pd
 import pytest
+from toy import LANDS, REALMS
 
 from sheetmaster import entities, schema, values
 from sheetmaster.builder import table_frame
@@ -177,6 +179,189 @@ def test_references_read_the_short_way_agree_with_cell_by_cell(seed):
     fast, slow, problems = read_refs(cells)
     if fast is not None:
         assert fast == slow and not problems
+
+
+# -- adjacencies: listed on both sides, checked in bulk ----------------------------------------
+
+@dataclass(slots=True)
+class Place:
+    name: str
+    row: int
+    borders: tuple[str, ...]
+
+
+PLACES = Table("Places", (Column("place", Kind.NAME, bind="name"),
+                          Column("borders", Kind.REFS, both_sides=True)),
+               key="place", noun="place", entity=Place)
+
+
+def loaded(rows: list[dict]) -> tuple[list[Place], list[tuple]]:
+    """The tab loaded as the engine loads it, and the problems so far."""
+    problems = Problems()
+    frame = schema.validate_table(PLACES, table_frame(["place", "borders"], rows), problems)
+    lookups = entities.key_lookups([PLACES], {"Places": frame})
+    places = entities.load_rows(PLACES, frame, {"Places": PLACES}, lookups, problems)
+    return places, problems_of(problems)
+
+
+def both_sides(places: list[Place]) -> tuple[list, list]:
+    """(check_both_sides, the row-by-row check): the problems each finds."""
+    fast, slow = Problems(), Problems()
+    entities.check_both_sides(PLACES, places, fast)
+    entities._check_row_by_row(PLACES, PLACES.columns[1], places, [p.name for p in places],
+                               [p.borders for p in places], slow)
+    return problems_of(fast), problems_of(slow)
+
+
+def random_map(rng: random.Random, size: int, hub: int) -> list[list]:
+    """[name, links] rows of a map whose borders are all listed on both sides."""
+    names = [f"P{i}" for i in range(size)]
+    links: dict[str, list[str]] = {n: [] for n in names}
+    for i, n in enumerate(names):
+        for other in rng.sample(names, min(size, hub if i == 0 else rng.randint(0, 3))):
+            if other != n and other not in links[n]:
+                links[n].append(other)
+                links[other].append(n)
+    for n in names:
+        rng.shuffle(links[n])
+    return [[n, ls] for n, ls in links.items()]
+
+
+def spoil(rng: random.Random, rows: list[list]) -> str:
+    """One thing wrong (or not), as a GM might type it."""
+    names = [n for n, _ in rows]
+    row = rng.choice(rows)
+    name, links = row
+    how = rng.choice(["one side", "itself", "twice", "case", "spacing", "semicolon",
+                      "same name", "name in other case", "blank name", "unknown", "none"])
+    if how == "one side":
+        links.append(rng.choice([n for n in names if n not in links] or names))
+    elif how == "itself":
+        links.insert(rng.randint(0, len(links)), name)
+    elif how == "twice" and links:
+        links.append(links[0])
+    elif how == "case" and links:
+        links[0] = links[0].lower()
+    elif how == "spacing" and links:
+        links[-1] = " " + links[-1] + "  "
+    elif how == "semicolon":
+        row[1] = ["; ".join(links)] if links else []
+    elif how == "same name":
+        rows.insert(rng.randint(0, len(rows)), [name, list(rng.choice(rows)[1])])
+    elif how == "name in other case":
+        rows.append([name.lower(), list(links)])
+    elif how == "blank name":
+        rows.append(["", list(links)])
+    elif how == "unknown":
+        links.append("Atlantis")
+    return how
+
+
+@pytest.mark.parametrize("seed", range(80))
+def test_the_bulk_both_sides_check_says_what_the_row_by_row_check_says(seed):
+    rng = random.Random(seed)
+    links = random_map(rng, rng.randint(2, 40), hub=rng.choice([3, 12, 30]))
+    how = spoil(rng, links) if seed % 4 else "none"
+    places, _ = loaded([{"place": n, "borders": ", ".join(ls)} for n, ls in links])
+    fast, slow = both_sides(places)
+    assert fast == slow, how
+    if how == "none":
+        assert not fast
+
+
+def test_one_sided_and_self_borders_are_said_as_before():
+    places, problems = loaded([{"place": "A", "borders": "B, C"}, {"place": "B", "borders": ""},
+                               {"place": "C", "borders": "A, C"}])
+    fast, slow = both_sides(places)
+    assert fast == slow == [
+        ("Places", 2, "borders", "'A' lists 'B', but 'B' (row 3) does not list 'A' in its "
+                                 "borders"),
+        ("Places", 4, "borders", "'C' cannot border itself")]
+
+
+def test_borders_not_found_as_row_names_are_checked_row_by_row():
+    # tuples made elsewhere (equal names, other objects): the bulk check cannot vouch for them
+    alba, brit, cymru = "Alba", "Brit", "Cymru"
+    other_brit = "".join(["Br", "it"])
+    assert other_brit == brit and other_brit is not brit
+    places = [Place(alba, 2, (other_brit, cymru)), Place(brit, 3, ()),
+              Place(cymru, 4, (alba,))]
+    fast, slow = both_sides(places)
+    assert fast == slow == [("Places", 2, "borders", "'Alba' lists 'Brit', but 'Brit' (row 3) "
+                                                     "does not list 'Alba' in its borders")]
+    places[1].borders = (alba,)
+    assert both_sides(places) == ([], [])
+
+
+def test_a_long_list_is_checked_too():
+    names = [f"P{i}" for i in range(30)]
+    rows = [{"place": "P0", "borders": ", ".join(names[1:])}] + \
+        [{"place": n, "borders": "P0"} for n in names[1:]]
+    places, _ = loaded(rows)
+    assert both_sides(places) == ([], [])
+    rows[-1]["borders"] = ""
+    places, _ = loaded(rows)
+    fast, slow = both_sides(places)
+    assert fast == slow and len(fast) == 1
+
+
+def brute_force(counts: list[int], there: list[int]) -> bool:
+    pairs, at = [], 0
+    for row, count in enumerate(counts):
+        pairs += [(row, t) for t in there[at:at + count]]
+        at += count
+    links = set(pairs)
+    return all(a != b and (b, a) in links for a, b in pairs)
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_listed_both_ways_is_each_link_having_its_way_back(seed):
+    rng = random.Random(seed)
+    size = rng.randint(1, 25)
+    lists: list[list[int]] = [[] for _ in range(size)]
+    for _ in range(rng.randint(0, 3 * size)):
+        a, b = rng.randrange(size), rng.randrange(size)
+        if a != b or rng.random() < 0.05:
+            lists[a].append(b)
+            if rng.random() < 0.95:
+                lists[b].insert(rng.randint(0, len(lists[b])), a)
+    counts = [len(x) for x in lists]
+    there = [t for x in lists for t in x]
+    assert entities._listed_both_ways(np.array(counts, dtype=np.int64),
+                                      np.array(there, dtype=np.int64)) == \
+        brute_force(counts, there)
+
+
+# -- the toy game: references and borders as the engine reads them -----------------------------
+
+@pytest.mark.parametrize("seed", range(30))
+def test_lands_load_alike_with_names_typed_in_every_way(seed):
+    rng = random.Random(seed)
+    links = random_map(rng, 12, hub=5)
+    spoil(rng, links)
+    realms = [{"realm": r} for r in ("Stark", "Tully")]
+    lands = [{"land": n, "owner": rng.choice(["Stark", "stark", "", "Nobody", "Lannister"]),
+              "borders": ", ".join(ls), "terrain": "Plain"} for n, ls in links]
+    problems = Problems()
+    frames = {t.tab: schema.validate_table(t, table_frame(t.names, given), problems)
+              for t, given in ((REALMS, realms), (LANDS, lands))}
+    lookups = entities.key_lookups([REALMS, LANDS], frames)
+    tables = {"Realms": REALMS, "Lands": LANDS}
+    rows = entities.load_rows(LANDS, frames["Lands"], tables, lookups, problems)
+    frame = frames["Lands"]
+    # the borders as the cell-by-cell reading gives them, with its problems
+    slow = Problems()
+    refs = entities._Refs(LANDS, LANDS.column("borders"), tables, lookups, slow)
+    keep = [bool(k) for k in frame["land"]]
+    each = [b for b, ok in zip(refs.each(frame["borders"].tolist(), frame.index.tolist(), keep),
+                               keep) if ok]
+    assert [r.borders for r in rows] == each
+    assert set(problems_of(slow)) <= set(problems_of(problems))
+    fast, slow_sides = Problems(), Problems()
+    entities.check_both_sides(LANDS, rows, fast)
+    entities._check_row_by_row(LANDS, LANDS.column("borders"), rows, [r.name for r in rows],
+                               [r.borders for r in rows], slow_sides)
+    assert problems_of(fast) == problems_of(slow_sides)
 
 
 def test_a_unique_column_of_a_keyless_tab_says_what_it_said():

@@ -225,10 +225,10 @@ def check_both_sides(table: Table, objects: Iterable[Any], problems: Problems) -
     key = _key_attr(table)
     objects = list(objects)
     names = [getattr(o, key) for o in objects]
-    rows = _RowsByIdentity.of(names)
+    ids = _name_ids(names)
     for col in columns:
         linked = list(map(operator.attrgetter(col.attr), objects))
-        if rows is None or not rows.listed_both_ways(linked):  # else nothing to say
+        if ids is None or not _listed_both_ways(ids, linked):  # else nothing to say
             _check_row_by_row(table, col, objects, names, linked, problems)
 
 
@@ -249,73 +249,47 @@ def _check_row_by_row(table: Table, col: Column, objects: list[Any], names: list
                              f"does not list '{name}' in its {col.name}")
 
 
-class _RowsByIdentity:
-    """The rows of a tab whose names all differ, found by the very name object a link holds.
-
-    :func:`load_rows` gives a link the name object of the row it names (the lookup's), so
-    telling objects apart by ``id`` finds each link's row without hashing a million names
-    again: a link that is no row's name object is simply not found (and the row-by-row check
-    then looks). Ids are unique among objects alive together; the names and tuples are.
-    """
-
-    def __init__(self, names: list[str]) -> None:
-        self.index = pd.Index(np.fromiter(map(id, names), dtype=np.uint64, count=len(names)))
-
-    @classmethod
-    def of(cls, names: list[str]) -> _RowsByIdentity | None:
-        """None when two rows have the same name (or a name is no dict key): the row-by-row
-        check tells them apart by equality, not identity."""
-        try:
-            if len(set(names)) != len(names):
-                return None
-        except TypeError:
+def _name_ids(names: list[str]) -> np.ndarray | None:
+    """The rows' names as object ids, or None when two rows have the same name (or a name is
+    no dict key): the row-by-row check then tells them apart by equality."""
+    try:
+        if len(set(names)) != len(names):
             return None
-        return cls(names)
-
-    def listed_both_ways(self, linked: list[tuple[str, ...]]) -> bool:
-        """Whether the row-by-row check of one adjacency column would find nothing (see
-        :func:`_listed_both_ways`); False when a link is no row's name object."""
-        try:
-            counts = np.fromiter(map(len, linked), dtype=np.int64, count=len(linked))
-            listed = np.fromiter(map(id, chain.from_iterable(linked)), dtype=np.uint64,
-                                 count=int(counts.sum()))
-        except TypeError:  # not tuples of names: the row-by-row check says what it says
-            return False
-        there = self.index.get_indexer(listed)
-        return bool((there >= 0).all()) and _listed_both_ways(counts, there)
+    except TypeError:
+        return None
+    return np.fromiter(map(id, names), dtype=np.uint64, count=len(names))
 
 
-def _listed_both_ways(counts: np.ndarray, there: np.ndarray) -> bool:
-    """Whether the row-by-row check of an adjacency column would find nothing, given each
-    link as the position of the row it names (the rows' names all differ): row ``i``'s
-    ``counts[i]`` links come after the links of the rows before it in ``there``.
+def _listed_both_ways(name_ids: np.ndarray, linked: list[tuple[str, ...]]) -> bool:
+    """Whether the row-by-row check of one adjacency column would find nothing: True when
+    every link is the very name object of a row (:func:`load_rows` gives it the lookup's,
+    which is the row's) that lists back the very name object of the row listing it, and none
+    is the row's own. False says only that the row-by-row check must look.
 
-    True when no row lists itself and every row is listed by each row it lists: then every
-    link passes both ``name in links[other]`` and ``other != name``. False says only that the
-    row-by-row check must look. Each link's way back is looked for in bulk at the first place
-    of the other row's list, then at the second for the links still not found, and so on;
-    what is left after a few places (rows with long lists) is looked up among all the links,
-    sorted.
+    A link is the pair (id of the row's name, id of the name listed); ids are unique among
+    objects alive together, and the names and tuples are. The pairs equal the pairs turned
+    round, counted alike, when the pairs going up (first id lower) are the pairs going down
+    (first id higher, or equal: a row's own name, which then matches nothing) turned round:
+    two sorts of half the links. Then every name listed lists a row back, so it is a row's
+    name (only those list), and that row lists this one: ``name in links[other]`` holds, and
+    ``other != name`` since the rows' names all differ.
     """
-    rows = len(counts)
-    here = np.repeat(np.arange(rows, dtype=np.int64), counts)
-    if (here == there).any():
+    try:
+        counts = np.fromiter(map(len, linked), dtype=np.int64, count=len(linked))
+        there = np.fromiter(map(id, chain.from_iterable(linked)), dtype=np.uint64,
+                            count=int(counts.sum()))
+    except TypeError:  # not tuples of names: the row-by-row check says what it says
         return False
-    starts = np.cumsum(counts) - counts
-    todo = np.arange(len(there))
-    for place in range(8):
-        if not todo.size:
-            return True
-        back = there[todo]  # the row that must list here[todo]
-        if (counts[back] <= place).any():  # its list ends without the link back
-            return False
-        todo = todo[there[starts[back] + place] != here[todo]]
-    if not todo.size:
+    if not len(there):
         return True
-    links = np.sort(here * rows + there)
-    wanted = there[todo] * rows + here[todo]
-    found = np.minimum(np.searchsorted(links, wanted), len(links) - 1)
-    return bool((links[found] == wanted).all())
+    here = np.repeat(name_ids, counts)
+    low = min(here.min(), there.min())
+    if max(here.max(), there.max()) - low >= 1 << 32:  # ids too far apart for one key
+        return False
+    up = here < there
+    rising = ((here[up] - low) << np.uint64(32)) | (there[up] - low)
+    falling = ((there[~up] - low) << np.uint64(32)) | (here[~up] - low)
+    return np.array_equal(np.sort(rising), np.sort(falling))
 
 
 def check_unique(table: Table, frame: pd.DataFrame, problems: Problems) -> None:

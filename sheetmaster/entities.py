@@ -126,9 +126,9 @@ def _names_as_spelt(cells: list[str], item: Callable[[str], str]
         return []
     if not _plain_lists(cells):
         return None
-    strip = str.strip
+    split, strip = str.split, str.strip
     try:
-        return [tuple(map(item, map(strip, c.split(", ")))) if c else () for c in cells]
+        return [tuple(map(item, map(strip, split(c, ", ")))) if c else () for c in cells]
     except KeyError:
         return None
 
@@ -224,7 +224,7 @@ def check_both_sides(table: Table, objects: Iterable[Any], problems: Problems) -
         return
     key = _key_attr(table)
     objects = list(objects)
-    names = [getattr(o, key) for o in objects]
+    names = list(map(operator.attrgetter(key), objects))
     ids = _name_ids(names)
     for col in columns:
         linked = list(map(operator.attrgetter(col.attr), objects))

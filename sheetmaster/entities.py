@@ -11,12 +11,22 @@ from __future__ import annotations
 import dataclasses
 import operator
 from collections.abc import Callable, Iterable, Mapping
+from itertools import chain
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from sheetmaster import values
-from sheetmaster.schema import Column, Kind, Problems, Table, choice_reader
+from sheetmaster.schema import (
+    TEXT_KINDS,
+    Column,
+    Kind,
+    Problems,
+    Table,
+    choice_reader,
+    folds_apart,
+)
 from sheetmaster.values import BadValue, Names
 
 
@@ -40,6 +50,7 @@ class _Refs:
         target = tables[col.ref] if col.ref else table
         self.lookup = lookups.get(target.tab, Names(()))
         self.exact = self.lookup.exact_get
+        self.exact_item = self.lookup.exact_item
         where = "this tab" if target.tab == table.tab else f"the {target.tab} tab"
         self.what = f"{a(target.row_noun)} in {where}"
         self.none = {values.fold(w) for w in col.none_words}
@@ -56,6 +67,22 @@ class _Refs:
             return ""
         return found
 
+    def each(self, cells: list, rows: list[int], live: list[bool]) -> list[tuple[str, ...]]:
+        """A REFS column read cell by cell, each problem reported (a retired row's cell is
+        kept as its list of names)."""
+        exact, strip = self.exact, str.strip
+        out = []
+        for r, c, ok in zip(rows, cells, live):
+            if not c:
+                out.append(())
+            elif not ok:
+                out.append(tuple(values.name_list(c)))
+            else:  # the common case first: names as their tab spells them, commas between
+                got = tuple(map(exact, map(strip, c.split(","))))
+                out.append(got if all(got) and ";" not in c and "\n" not in c
+                           else self.many(r, c))
+        return out
+
     def many(self, row: int, cell: str) -> tuple[str, ...]:
         if not cell:
             return ()
@@ -70,6 +97,40 @@ class _Refs:
             if found:
                 out.append(found)
         return tuple(out)
+
+
+def _plain_lists(cells: list[str]) -> bool:
+    """Whether every cell is text with no ';' or line break, and every ',' in it is followed
+    by a space: then splitting a cell on ', ' gives the parts splitting it on ',' gives, but
+    for the space after each comma (which a strip takes off)."""
+    try:
+        text = "\n".join(cells)
+    except TypeError:  # a cell that is no text: not a typed table
+        return False
+    return text.count("\n") == len(cells) - 1 and ";" not in text and \
+        text.count(",") == text.count(", ")
+
+
+def _names_as_spelt(cells: list[str], item: Callable[[str], str]
+                    ) -> list[tuple[str, ...]] | None:
+    """A REFS column's cells read the short way: each cell's names when every name in the
+    column is spelt as its tab spells it, with ', ' between names (as sheetmaster writes a
+    list); else None, and the caller reads each cell.
+
+    This equals the reading cell by cell (split on ',', each part stripped, found as spelt):
+    see :func:`_plain_lists`. ``item`` raises KeyError for a part not spelt as its tab spells
+    it; the names it finds are never blank (``key_lookups`` leaves blank keys out), so every
+    part found is kept.
+    """
+    if not cells:
+        return []
+    if not _plain_lists(cells):
+        return None
+    split, strip = str.split, str.strip
+    try:
+        return [tuple(map(item, map(strip, split(c, ", ")))) if c else () for c in cells]
+    except KeyError:
+        return None
 
 
 def _choices_reader(table: Table, col: Column, problems: Problems
@@ -102,18 +163,8 @@ def _column_values(table: Table, col: Column, cells: list, rows: list[int], live
                 for r, c, ok in zip(rows, cells, live)]
     if kind is Kind.REFS:
         refs = _Refs(table, col, tables, lookups, problems)
-        exact, strip = refs.exact, str.strip
-        out = []
-        for r, c, ok in zip(rows, cells, live):
-            if not c:
-                out.append(())
-            elif not ok:
-                out.append(tuple(values.name_list(c)))
-            else:  # the common case first: names as their tab spells them, commas between
-                got = tuple(map(exact, map(strip, c.split(","))))
-                out.append(got if all(got) and ";" not in c and "\n" not in c
-                           else refs.many(r, c))
-        return out
+        spelt = _names_as_spelt(cells, refs.exact_item) if all(live) else None
+        return spelt if spelt is not None else refs.each(cells, rows, live)
     if kind is Kind.NAMES:
         if col.choices:
             read = _choices_reader(table, col, problems)
@@ -136,10 +187,14 @@ def load_rows(table: Table, frame: pd.DataFrame, tables: Mapping[str, Table],
     cls = table.entity
     assert cls is not None, f"tab {table.tab} declares no entity"
     fields = [f.name for f in dataclasses.fields(cls)]
-    rows = [int(r) for r in frame.index.tolist()]
+    index = frame.index
+    rows = list(range(index.start, index.stop, index.step)) \
+        if isinstance(index, pd.RangeIndex) else list(map(int, index.tolist()))
     keep = [True] * len(rows)
     if table.key and table.key in frame.columns:
-        keep = [bool(k) for k in frame[table.key].tolist()]
+        keys = frame[table.key].tolist()
+        if not all(keys):
+            keep = list(map(bool, keys))
     live = keep
     if table.retired:
         column, word = table.retired
@@ -169,28 +224,83 @@ def check_both_sides(table: Table, objects: Iterable[Any], problems: Problems) -
         return
     key = _key_attr(table)
     objects = list(objects)
-    names = [getattr(o, key) for o in objects]
+    names = list(map(operator.attrgetter(key), objects))
+    ids = _name_ids(names)
     for col in columns:
         linked = list(map(operator.attrgetter(col.attr), objects))
-        links = dict(zip(names, linked))
-        for name, obj, others in zip(names, objects, linked):
-            for other in others:  # most rows of a big map have none or a few
-                if name in links[other] and other != name:
-                    continue
-                if other == name:
-                    problems.add(table.tab, obj.row, col.name, f"'{name}' cannot border itself")
-                else:
-                    there = objects[names.index(other)]
-                    problems.add(table.tab, obj.row, col.name,
-                                 f"'{name}' lists '{other}', but '{other}' (row {there.row}) "
-                                 f"does not list '{name}' in its {col.name}")
+        if ids is None or not _listed_both_ways(ids, linked):  # else nothing to say
+            _check_row_by_row(table, col, objects, names, linked, problems)
+
+
+def _check_row_by_row(table: Table, col: Column, objects: list[Any], names: list[str],
+                      linked: list[tuple[str, ...]], problems: Problems) -> None:
+    """:func:`check_both_sides` of one column, each link looked at."""
+    links = dict(zip(names, linked))
+    for name, obj, others in zip(names, objects, linked):
+        for other in others:  # most rows of a big map have none or a few
+            if name in links[other] and other != name:
+                continue
+            if other == name:
+                problems.add(table.tab, obj.row, col.name, f"'{name}' cannot border itself")
+            else:
+                there = objects[names.index(other)]
+                problems.add(table.tab, obj.row, col.name,
+                             f"'{name}' lists '{other}', but '{other}' (row {there.row}) "
+                             f"does not list '{name}' in its {col.name}")
+
+
+def _name_ids(names: list[str]) -> np.ndarray | None:
+    """The rows' names as object ids, or None when two rows have the same name (or a name is
+    no dict key): the row-by-row check then tells them apart by equality."""
+    try:
+        if len(set(names)) != len(names):
+            return None
+    except TypeError:
+        return None
+    return np.fromiter(map(id, names), dtype=np.uint64, count=len(names))
+
+
+def _listed_both_ways(name_ids: np.ndarray, linked: list[tuple[str, ...]]) -> bool:
+    """Whether the row-by-row check of one adjacency column would find nothing: True when
+    every link is the very name object of a row (:func:`load_rows` gives it the lookup's,
+    which is the row's) that lists back the very name object of the row listing it, and none
+    is the row's own. False says only that the row-by-row check must look.
+
+    A link is the pair (id of the row's name, id of the name listed); ids are unique among
+    objects alive together, and the names and tuples are. The pairs equal the pairs turned
+    round, counted alike, when the pairs going up (first id lower) are the pairs going down
+    (first id higher, or equal: a row's own name, which then matches nothing) turned round:
+    two sorts of half the links. Then every name listed lists a row back, so it is a row's
+    name (only those list), and that row lists this one: ``name in links[other]`` holds, and
+    ``other != name`` since the rows' names all differ.
+    """
+    try:
+        counts = np.fromiter(map(len, linked), dtype=np.int64, count=len(linked))
+        there = np.fromiter(map(id, chain.from_iterable(linked)), dtype=np.uint64,
+                            count=int(counts.sum()))
+    except TypeError:  # not tuples of names: the row-by-row check says what it says
+        return False
+    if not len(there):
+        return True
+    here = np.repeat(name_ids, counts)
+    low = min(here.min(), there.min())
+    if max(here.max(), there.max()) - low >= 1 << 32:  # ids too far apart for one key
+        return False
+    up = here < there
+    rising = ((here[up] - low) << np.uint64(32)) | (there[up] - low)
+    falling = ((there[~up] - low) << np.uint64(32)) | (here[~up] - low)
+    return np.array_equal(np.sort(rising), np.sort(falling))
 
 
 def check_unique(table: Table, frame: pd.DataFrame, problems: Problems) -> None:
     """Columns of a keyless tab whose names must differ (e.g. each army's name)."""
+    text = {c.name for c in table.columns if c.kind in TEXT_KINDS}
     for name in table.unique:
+        cells = frame[name].tolist()
+        if name in text and folds_apart(cells):
+            continue  # the common case, checked in bulk: nothing to say
         seen: dict[str, int] = {}
-        for row, cell in zip(frame.index.tolist(), frame[name].tolist()):
+        for row, cell in zip(frame.index.tolist(), cells):
             if not cell:
                 continue
             first = seen.setdefault(cell.casefold(), int(row))

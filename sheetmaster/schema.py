@@ -7,11 +7,13 @@ tab, the row and the column. :func:`validate_table` collects every such problem 
 from __future__ import annotations
 
 import enum
+import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from sheetmaster import values
@@ -169,6 +171,17 @@ def match_columns(table: Table, df: pd.DataFrame, problems: Problems) -> pd.Data
     A missing required column is a problem, and so is a column headed twice (e.g. 'gold' and
     'Gold'); extra columns are the GM's and are kept.
     """
+    df, absent = _match_headers(table, df, problems)
+    for name in absent:
+        df[name] = np.full(len(df), None, dtype=object)
+    #: optional columns the sheet does not have: read as blank, never written.
+    df.attrs["absent"] = absent
+    return df
+
+
+def _match_headers(table: Table, df: pd.DataFrame, problems: Problems
+                   ) -> tuple[pd.DataFrame, list[str]]:
+    """:func:`match_columns` but for the optional columns the sheet lacks, which it names."""
     by_fold: dict[str, list[Any]] = {}
     for c in df.columns:
         by_fold.setdefault(values.fold(str(c)), []).append(c)
@@ -190,12 +203,7 @@ def match_columns(table: Table, df: pd.DataFrame, problems: Problems) -> pd.Data
     df = df.rename(columns=renames)
     if df.columns.duplicated().any():  # reported above if they matter; the first is read
         df = df.loc[:, ~df.columns.duplicated()]
-    absent = [c.name for c in table.columns if c.name not in df.columns and c.optional]
-    for name in absent:
-        df[name] = pd.Series([None] * len(df), index=df.index, dtype=object)
-    #: optional columns the sheet does not have: read as blank, never written.
-    df.attrs["absent"] = absent
-    return df
+    return df, [c.name for c in table.columns if c.name not in df.columns and c.optional]
 
 
 _READERS = {
@@ -204,7 +212,8 @@ _READERS = {
     Kind.DECIMAL: lambda v: values.decimal(v, blank=0),
     Kind.FLAG: lambda v: "yes" if values.yes_no(v) else "",
 }
-_TEXT_KINDS = (Kind.TEXT, Kind.NAMES, Kind.NAME, Kind.REF, Kind.REFS)
+#: the kinds whose cells are read as text (str, '' for blank).
+TEXT_KINDS = (Kind.TEXT, Kind.NAMES, Kind.NAME, Kind.REF, Kind.REFS)
 
 
 def choice_reader(col: Column):
@@ -227,38 +236,73 @@ def choice_reader(col: Column):
 
 def validate_table(table: Table, df: pd.DataFrame, problems: Problems) -> pd.DataFrame:
     """Check and convert a state tab's cells; returns the table with typed cells."""
-    df = match_columns(table, df, problems)
-    rows = df.index.tolist()
-    # One 2-D read and one frame built at the end: column by column, pandas' own bookkeeping
-    # cost more than reading the cells did.
+    df, absent = _match_headers(table, df, problems)
+    index, size = df.index, len(df)
+    row_numbers = functools.cache(index.tolist)  # the sheet row numbers, read when needed
+    # One 2-D read and one 2-D frame built at the end: column by column, pandas' own
+    # bookkeeping cost more than reading the cells did. The optional columns the sheet lacks
+    # are never read: each of their cells is blank (None).
     grid = df.to_numpy(dtype=object)
     at = {c: i for i, c in enumerate(df.columns)}
-    data: dict[Any, Any] = {c: grid[:, i] for c, i in at.items()}
+    typed: dict[str, list] = {}
     for col in table.columns:
-        if col.name not in at or col.kind is Kind.RAW:
+        if col.kind is Kind.RAW or (col.name not in at and col.name not in absent):
             continue
-        cells = grid[:, at[col.name]].tolist()
-        if col.kind in _TEXT_KINDS:
-            # Text never fails to read; a million cells go through this comprehension.
-            converted = [v.strip() if v.__class__ is str else values.text(v) for v in cells]
-            if col.kind is Kind.NAME or col.required:
-                for row, name in zip(rows, converted):
+        cells = grid[:, at[col.name]].tolist() if col.name in at else None
+        if col.kind in TEXT_KINDS:
+            converted = _read_text(cells) if cells is not None else [values.text(None)] * size
+            if (col.kind is Kind.NAME or col.required) and not all(converted):
+                for row, name in zip(row_numbers(), converted):
                     if not name:
                         problems.add(table.tab, int(row), col.name,
                                      "is blank; every row needs a name here (name expected)")
         else:
-            converted = _convert(table, col, rows, cells, problems)
-            if col.required:
-                for row, value in zip(rows, converted):
+            converted = _convert(table, col, row_numbers(), cells, problems) \
+                if cells is not None else _convert_blanks(table, col, size, row_numbers,
+                                                          problems)
+            if col.required and "" in converted:
+                for row, value in zip(row_numbers(), converted):
                     if value == "":
                         problems.add(table.tab, int(row), col.name,
                                      "is blank; every row needs one here")
-        data[col.name] = converted
-    out = pd.DataFrame(data, index=df.index, dtype=object)
-    out.attrs = dict(df.attrs)
-    if table.key and table.key in at:
-        _check_unique(table, rows, list(data[table.key]), problems)
+        typed[col.name] = converted
+    names = [*df.columns, *absent]
+    cells_out = np.empty((len(names), size), dtype=object)
+    for i, name in enumerate(names):
+        if name in typed:
+            cells_out[i] = np.fromiter(typed[name], dtype=object, count=size)
+        elif name in at:
+            cells_out[i] = grid[:, at[name]]
+        # else: an absent RAW column, None as np.empty left it
+    out = pd.DataFrame(cells_out.T, index=index, columns=_dict_columns(names), dtype=object,
+                       copy=False)
+    out.attrs = {**df.attrs, "absent": absent}
+    if table.key and (table.key in at or table.key in absent):
+        key = table.column(table.key)
+        keys = typed[key.name] if key.name in typed else cells_out[names.index(key.name)]
+        if key.kind not in TEXT_KINDS or not folds_apart(keys):
+            _check_unique(table, row_numbers(), list(keys), problems)
     return out
+
+
+def _read_text(cells: list) -> list[str]:
+    """A text column's cells as trimmed text ('' for blank); text never fails to read.
+
+    A column of text cells (the common case: a million of them) is stripped in one C loop,
+    as :func:`values.text` strips a str; a number, a date or a blank cell among them makes it
+    read each cell. (A str subclass is stripped as str, as ``values.text`` reads it unless
+    the subclass changes ``str()``: no store makes one.)
+    """
+    try:
+        return list(map(str.strip, cells))
+    except TypeError:  # a number, a date or a blank (None) among them
+        return [v.strip() if v.__class__ is str else values.text(v) for v in cells]
+
+
+def _dict_columns(names: list) -> pd.Index:
+    """The column labels pandas gives a frame built from a dict keyed by ``names`` (strings
+    make a str Index; 0, 1, 2... a RangeIndex), as the typed table was once built."""
+    return pd.DataFrame(dict.fromkeys(names, ()), dtype=object).columns
 
 
 def cell_reader(col: Column):
@@ -286,6 +330,39 @@ def _convert(table: Table, col: Column, rows: list, cells: list, problems: Probl
             problems.add(table.tab, int(row), col.name, f"{exc}{expected}")
             converted.append(None)
     return converted
+
+
+def _convert_blanks(table: Table, col: Column, size: int, row_numbers: Callable[[], list],
+                    problems: Problems) -> list:
+    """:func:`_convert` of ``size`` blank cells (None): a column the sheet lacks. Blank cells
+    read alike, so one is read for all; only if that is a problem are they all read, for each
+    row's problem."""
+    probe = Problems()
+    one = _convert(table, col, [0], [None], probe)
+    if probe.items:
+        return _convert(table, col, row_numbers(), [None] * size, problems)
+    return one * size
+
+
+def folds_apart(names: list[str]) -> bool:
+    """Whether no two of these names fold alike (``casefold``; blank names aside): then
+    :func:`_check_unique` (and :func:`~sheetmaster.entities.check_unique`) has nothing to
+    say, and a million names cost one casefold.
+
+    The names must be ``str`` (text columns are read as str). Casefolding the names joined by
+    newlines gives their casefolds joined by newlines: it folds each character on its own and
+    never makes or removes a newline. A name holding a newline splits into more parts than
+    there are names, and the answer is then no (the slow check decides).
+    """
+    if not names:
+        return True
+    folded = "\n".join(names).casefold().split("\n")
+    if len(folded) != len(names):
+        return False
+    distinct = set(folded)
+    if "" in distinct:  # blank names (only they fold to ''), which may repeat
+        return len(distinct) - 1 == len(names) - names.count("")
+    return len(distinct) == len(names)
 
 
 def _check_unique(table: Table, rows: list, names: list, problems: Problems) -> None:

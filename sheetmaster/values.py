@@ -263,6 +263,12 @@ class Names:
         """:meth:`exact` without the method call, for loops over a million cells."""
         return self._exact.get
 
+    @property
+    def exact_item(self):
+        """:meth:`exact` raising KeyError for a name not spelt as the game writes it: a loop
+        over a million names needs no check of each answer, only one for its first miss."""
+        return self._exact.__getitem__
+
     def __contains__(self, text: str) -> bool:
         return self.get(text) is not None
 

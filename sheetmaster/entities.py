@@ -338,10 +338,13 @@ def write_rows(table: Table, before: pd.DataFrame, objects: list[Any],
                if c.owned and c.attr in fields and c.name not in (extra or {})}
     columns.update(extra or {})
     out = before.copy(deep=False)  # columns are replaced whole below, never written into
-    rows = [o.row for o in objects]
-    new = [i for i, row in enumerate(rows) if not row]
+    rows = list(map(operator.attrgetter("row"), objects))
+    new = [] if all(rows) else [i for i, row in enumerate(rows) if not row]
     placed = [i for i, row in enumerate(rows) if row] if new else range(len(rows))
-    where = out.index.get_indexer([rows[i] for i in placed] if new else rows)
+    if not new and rows == out.index.tolist():
+        where: Any = slice(None)  # every row, in sheet order: the common case
+    else:
+        where = out.index.get_indexer([rows[i] for i in placed] if new else rows)
     for name, cells in columns.items():
         column = out[name].to_numpy(dtype=object, copy=True) if name in out.columns \
             else pd.Series([None] * len(out), dtype=object).to_numpy()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from operator import attrgetter
 
 import pandas as pd
 
@@ -57,7 +58,8 @@ class ClaimsWorld:
         #: waterway to a territory he currently owns"
         self.map = MapGraph.from_rows(self.territories, {LAND: "borders",
                                                          WATERWAY: "waterways"})
-        self.count: Counter[str] = Counter(t.owner for t in self.territories.values() if t.owner)
+        self.count: Counter[str] = Counter(map(attrgetter("owner"), self.territories.values()))
+        del self.count[""]  # neutral
         self.wars: dict[str, War] = {}
         #: winner -> players they may claim from this turn (from last turn's wars).
         self.may_claim_from: dict[str, set[str]] = {}

@@ -456,11 +456,24 @@ _ENTITY = re.compile(r"&(?=[#A-Za-z])")
 _WWW = re.compile(r"(?i)\bwww\.")
 
 
+#: any character md() changes, a link's '://' or a 'www.': text with none is left as it is
+#: (stripped), without the five passes (most of a big report's lines).
+_CHANGED = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\`*_\[\]<|~@&]|://|(?i:www\.)")
+
+
 def md(text: object) -> str:
     """Text from the sheet, safe inside a markdown line or table cell: one line, markup
     characters escaped, @mentions, bare links and HTML entities (``&#64;everyone``) broken
     with a zero-width space."""
-    line = _BREAKS.sub(" ", str(text)).strip()
+    line = str(text)
+    if _CHANGED.search(line) is None:
+        return line.strip()
+    return _escaped(line)
+
+
+def _escaped(text: str) -> str:
+    """md() the long way, every pass."""
+    line = _BREAKS.sub(" ", text).strip()
     line = _MARKUP.sub(r"\\\1", line)
     line = line.replace("@", "@" + _ZERO_WIDTH).replace("://", ":" + _ZERO_WIDTH + "//")
     line = _ENTITY.sub("&" + _ZERO_WIDTH, line)  # no entity: &#64; is an @

@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from sheetmaster.engine import all_tables
+from sheetmaster.engine import _collector_paused, all_tables
 from sheetmaster.model import GM_ONLY, PRIVATE, Event, GameState, OrderResult, Status, TurnResult
 from sheetmaster.orders import PLAYER
 from sheetmaster.ruleset import Ruleset
@@ -211,6 +211,12 @@ class TurnGroups:
     Build it once (``TurnGroups(ruleset, result)``) and pass it to :func:`player_report`."""
 
     def __init__(self, ruleset: Ruleset, result: TurnResult) -> None:
+        # hundreds of thousands of cell changes and lists, no cycle among them: the collector
+        # would traverse the whole turn again and again (two thirds of the time at 10^5)
+        with _collector_paused():
+            self._group(ruleset, result)
+
+    def _group(self, ruleset: Ruleset, result: TurnResult) -> None:
         self.result = result
         self.players = _player_names(ruleset, result.after)
         self.player_set = set(self.players)

@@ -332,7 +332,9 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
             if e.player != viewer and e.player in groups.player_set:
                 about[e.player].append(e)
         for name in sorted(about, key=groups.place.__getitem__):
-            out += [f"## {md(name)}", "", *_by_phase(ruleset, about[name])]
+            lines = _by_phase(ruleset, about[name])
+            if lines:
+                out += [f"## {md(name)}", "", *lines]
         out += [ELSEWHERE_CHECKED if checked else ELSEWHERE, ""]
     orders, rejected, dice_rolled = groups.totals(viewer)
     out.append(f"_{plural(orders, 'order')}, {rejected} rejected, "

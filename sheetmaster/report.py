@@ -8,8 +8,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from sheetmaster.engine import all_tables
-from sheetmaster.model import GM_ONLY, GameState, OrderResult, Status, TurnResult
+from sheetmaster.engine import _collector_paused, all_tables
+from sheetmaster.model import GM_ONLY, PRIVATE, Event, GameState, OrderResult, Status, TurnResult
 from sheetmaster.orders import PLAYER
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Kind, Table
@@ -205,55 +205,153 @@ def format_results(result: TurnResult, words: dict[Status, str] | None = None) -
 GM = "GM"
 
 
-def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = None, *,
-                  checked: bool = False) -> str:
-    """The markdown turn report: one section per player.
+class TurnGroups:
+    """A turn's orders, lines, changed cells and counts, grouped by player once for all the
+    turn's reports: each report then costs what it prints, not another pass over the turn.
+    Build it once (``TurnGroups(ruleset, result)``) and pass it to :func:`player_report`."""
 
-    ``viewer`` None: the public report a GM can post (public events only, secret orders'
-    reasons withheld); a player's name: that player's own report (their private events,
-    secrets and notes too, their section first); ``GM``: everything. ``checked``: the report
-    of a check (orders as they stand), not of a resolved turn. Every text that comes from the
-    sheet is escaped (:func:`md`): what a player typed can never make a row, a heading, an
-    image, a link or a mention.
+    def __init__(self, ruleset: Ruleset, result: TurnResult) -> None:
+        # hundreds of thousands of cell changes and lists, no cycle among them: the collector
+        # would traverse the whole turn again and again (two thirds of the time at 10^5)
+        with _collector_paused():
+            self._group(ruleset, result)
+
+    def _group(self, ruleset: Ruleset, result: TurnResult) -> None:
+        self.result = result
+        self.players = _player_names(ruleset, result.after)
+        self.player_set = set(self.players)
+        #: a player's place in the players tab, to list sections in its order.
+        self.place: dict[str, int] = {}
+        for i, p in enumerate(self.players):
+            self.place.setdefault(p, i)
+        #: cell changes by the player they concern: the same whoever reads.
+        self.changes = diff_by_player(ruleset, result)
+        self.counts = _owned_counts(ruleset, result)
+        self.derived = {(t.tab, c.name) for t in ruleset.tables for c in t.columns
+                        if c.optional and c.owned}
+        self.orders: dict[str, list[OrderResult]] = defaultdict(list)
+        for r in result.results:
+            self.orders[r.player].append(r)
+        #: every line by the player it concerns; the lines that are not public by the one
+        #: player who may see them (Event.visible_to: the line's own player if it is private,
+        #: else its audience).
+        self.events: dict[str, list[Event]] = defaultdict(list)
+        self.hidden: dict[str, list[Event]] = defaultdict(list)
+        self._dice_at: dict[int, int] = {}  # id of a dice line -> its place in the turn
+        for at, e in enumerate(result.events):
+            self.events[e.player].append(e)
+            if not e.public:
+                self.hidden[e.player if e.audience == PRIVATE else e.audience].append(e)
+            if e.kind == "dice":
+                self._dice_at[id(e)] = at
+        whole = _by_phase(ruleset, [e for e in self.events.get("", ()) if e.public])
+        #: the public game-wide lines, the same in every report.
+        self.whole_game = ["## The whole game", "", *whole] if whole else []
+        public = [r for r in result.results if not r.secret]
+        self.public_orders = (len(public), sum(r.status is Status.REJECTED for r in public))
+        self.rejected = sum(r.status is Status.REJECTED for r in result.results)
+        self.public_dice = sum(e.kind == "die" and e.public for e in result.events)
+        self.dice = sum(e.kind == "die" for e in result.events)
+        self._public_dice = next((e for e in result.events if e.kind == "dice" and e.public),
+                                 None)
+        self.public_dice_line = self._public_dice.text if self._public_dice else ""
+        self.dice_line = next((e.text for e in result.events if e.kind == "dice"), "")
+
+    def seen_dice_line(self, viewer: str) -> str:
+        """The turn's first dice line that ``viewer`` may see."""
+        mine = next((e for e in self.hidden.get(viewer, ()) if e.kind == "dice"), None)
+        seen = [e for e in (self._public_dice, mine) if e is not None]
+        return min(seen, key=lambda e: self._dice_at[id(e)]).text if seen else ""
+
+    def totals(self, viewer: str | None) -> tuple[int, int, int]:
+        """(orders, rejected, dice rolled) that ``viewer``'s view holds: the public ones, a
+        player's own secret orders and the lines only they may see too; the GM's, all."""
+        if viewer == GM:
+            return len(self.result.results), self.rejected, self.dice
+        orders, rejected = self.public_orders
+        if viewer is None:
+            return orders, rejected, self.public_dice
+        secret = [r for r in self.orders.get(viewer, ()) if r.secret]
+        return (orders + len(secret),
+                rejected + sum(r.status is Status.REJECTED for r in secret),
+                self.public_dice + sum(e.kind == "die" for e in self.hidden.get(viewer, ())))
+
+
+#: where a player's own report sends its reader for everyone else's part of the turn.
+ELSEWHERE = "The other players' orders and public lines are in the public turn report."
+ELSEWHERE_CHECKED = "The other players' orders, as they stand, are in the sheet's Orders tab."
+
+
+def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = None, *,
+                  checked: bool = False, groups: TurnGroups | None = None) -> str:
+    """The markdown turn report.
+
+    ``viewer`` None: the public report a GM can post, one section per player (public events
+    only, secret orders' reasons withheld); ``GM``: the GM's full report, every section with
+    everything. A player's name: that player's own report, what is theirs or for their eyes
+    alone: their own section first and whole (their orders, secret ones too, with reasons,
+    their notes, their lines public and private, their holdings and balances), then a section
+    for another player only where the reader may see a line about that player that is not
+    public (those lines alone), then a line saying the rest is in the public report.
+    ``checked``: the report of a check (orders as they stand), not of a resolved turn.
+    ``groups``: the turn grouped once (:class:`TurnGroups`) when making many reports. Every
+    text that comes from the sheet is escaped (:func:`md`): what a player typed can never
+    make a row, a heading, an image, a link or a mention.
     """
-    view = result if viewer == GM else result.public() if viewer is None else \
-        result.seen_by(viewer)
+    if groups is None:
+        groups = TurnGroups(ruleset, result)
     whose = "" if viewer is None else " (GM's full report)" if viewer == GM else \
         f" for {md(viewer)}"  # md() strips the space before 'for'
     title = f"# Turn {result.turn}: orders as they stand (a check){whose}" if checked else \
         f"# Turn {result.turn} results{whose}"
     out = [title, "", f"Rules: {md(ruleset.title)}." if checked else
            f"Rules: {md(ruleset.title)}. Dice seed: {result.seed}.", ""]
-    dice = next((e.text for e in view.events if e.kind == "dice"), "")
+    dice = groups.public_dice_line if viewer is None else groups.dice_line if viewer == GM \
+        else groups.seen_dice_line(viewer)
     if dice:
         out += [f"Dice: {md(dice)}. Anyone can check them with `sheetmaster verify`.", ""]
-    grouped = diff_by_player(ruleset, view)
-    events = _events_by_player(view)
-    players = _player_names(ruleset, result.after)
-    if viewer in players:
-        players = [viewer, *(p for p in players if p != viewer)]
-    counts = _owned_counts(ruleset, result)
-    orders_of: dict[str, list[OrderResult]] = defaultdict(list)
-    for r in view.results:
-        orders_of[r.player].append(r)
-    everyone = _by_phase(ruleset, [e for e in events.get("", []) if e.public])
-    if everyone:
-        out += ["## The whole game", "", *everyone]
-    for name in players:
-        out += [f"## {md(name)}", ""]
-        out += _orders_section(orders_of.get(name, []))
-        if view.notes.get(name):
-            out += ["**Only for you** (and the GM)", "",
-                    *(f"- {md(line)}" for line in view.notes[name]), ""]
-        out += _by_phase(ruleset, events.get(name, []))
-        out += _holdings_section(ruleset, grouped.get(name, []), name, counts)
-    if viewer == GM:
-        out += _gm_only_section(ruleset, result)
-    rejected = sum(r.status is Status.REJECTED for r in view.results)
-    dice = sum(e.kind == "die" for e in view.events)
-    out.append(f"_{plural(len(view.results), 'order')}, {rejected} rejected, "
-               f"{plural(dice, 'die', 'dice')} rolled._")
+    out += groups.whole_game
+    if viewer is None or viewer == GM:
+        everything = viewer == GM
+        for name in groups.players:
+            orders = groups.orders.get(name, [])
+            events = groups.events.get(name, [])
+            out += _section(ruleset, groups, name,
+                            orders if everything else [r for r in orders if not r.secret],
+                            result.notes.get(name) if everything else None,
+                            events if everything else [e for e in events if e.public])
+        if everything:
+            out += _gm_only_section(ruleset, result, groups.player_set)
+    else:
+        if viewer in groups.player_set:
+            out += _section(ruleset, groups, viewer, groups.orders.get(viewer, []),
+                            result.notes.get(viewer),
+                            [e for e in groups.events.get(viewer, ()) if e.visible_to(viewer)])
+        about: dict[str, list[Event]] = defaultdict(list)
+        for e in groups.hidden.get(viewer, ()):
+            if e.player != viewer and e.player in groups.player_set:
+                about[e.player].append(e)
+        for name in sorted(about, key=groups.place.__getitem__):
+            lines = _by_phase(ruleset, about[name])
+            if lines:
+                out += [f"## {md(name)}", "", *lines]
+        out += [ELSEWHERE_CHECKED if checked else ELSEWHERE, ""]
+    orders, rejected, dice_rolled = groups.totals(viewer)
+    out.append(f"_{plural(orders, 'order')}, {rejected} rejected, "
+               f"{plural(dice_rolled, 'die', 'dice')} rolled._")
     return "\n".join(out) + "\n"
+
+
+def _section(ruleset: Ruleset, groups: TurnGroups, name: str, orders: list[OrderResult],
+             notes: list[str] | None, events: list[Event]) -> list[str]:
+    """One player's section: orders, notes, lines by phase, holdings and balances."""
+    out = [f"## {md(name)}", "", *_orders_section(orders)]
+    if notes:
+        out += ["**Only for you** (and the GM)", "", *(f"- {md(line)}" for line in notes), ""]
+    out += _by_phase(ruleset, events)
+    out += _holdings_section(ruleset, groups.changes.get(name, []), name, groups.counts,
+                             groups.derived)
+    return out
 
 
 def _by_phase(ruleset: Ruleset, events: list) -> list[str]:
@@ -270,12 +368,15 @@ def _by_phase(ruleset: Ruleset, events: list) -> list[str]:
     return out
 
 
-def player_reports(ruleset: Ruleset, result: TurnResult, *,
-                   checked: bool = False) -> dict[str, str]:
-    """Every player's own report, and the GM's full one (key ``GM``)."""
-    reports = {name: player_report(ruleset, result, name, checked=checked)
-               for name in _player_names(ruleset, result.after)}
-    reports[GM] = player_report(ruleset, result, GM, checked=checked)
+def player_reports(ruleset: Ruleset, result: TurnResult, *, checked: bool = False,
+                   groups: TurnGroups | None = None) -> dict[str, str]:
+    """Every player's own report, and the GM's full one (key ``GM``), from the turn grouped
+    once: together they cost about one public report plus what they print."""
+    if groups is None:
+        groups = TurnGroups(ruleset, result)
+    reports = {name: player_report(ruleset, result, name, checked=checked, groups=groups)
+               for name in groups.players}
+    reports[GM] = player_report(ruleset, result, GM, checked=checked, groups=groups)
     return reports
 
 
@@ -288,12 +389,12 @@ def _orders_section(mine: list[OrderResult]) -> list[str]:
 
 
 def _holdings_section(ruleset: Ruleset, changes: list[CellChange], name: str,
-                      counts: dict[str, dict[str, tuple[int, int]]]) -> list[str]:
-    """Rows gained and lost, counts of what the player holds, and balances."""
+                      counts: dict[str, dict[str, tuple[int, int]]],
+                      derived: set[tuple[str, str]]) -> list[str]:
+    """Rows gained and lost, counts of what the player holds, and balances (``derived``:
+    the (tab, column) cells sheetmaster works out, left out of the balances)."""
     out: list[str] = []
     changes = [c for c in changes if c.tab not in (ORDERS_TAB, GAME_TAB)]
-    derived = {(t.tab, c.name) for t in ruleset.tables for c in t.columns
-               if c.optional and c.owned}
     for tab, by_player in counts.items():
         noun = plural_word(ruleset.table(tab).row_noun)
         gained = [c.key for c in changes if c.tab == tab and c.after == name]
@@ -336,9 +437,8 @@ def plural_word(noun: str) -> str:
     return noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
 
 
-def _gm_only_section(ruleset: Ruleset, result: TurnResult) -> list[str]:
+def _gm_only_section(ruleset: Ruleset, result: TurnResult, players: set[str]) -> list[str]:
     """Lines no player's section shows: GM-only ones, and private ones about no player."""
-    players = set(_player_names(ruleset, result.after))
     hidden = [e for e in result.events if not e.public and
               (e.audience == GM_ONLY or e.player not in players)]
     if not hidden:
@@ -364,11 +464,24 @@ _ENTITY = re.compile(r"&(?=[#A-Za-z])")
 _WWW = re.compile(r"(?i)\bwww\.")
 
 
+#: any character md() changes, a link's '://' or a 'www.': text with none is left as it is
+#: (stripped), without the five passes (most of a big report's lines).
+_CHANGED = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\`*_\[\]<|~@&]|://|(?i:www\.)")
+
+
 def md(text: object) -> str:
     """Text from the sheet, safe inside a markdown line or table cell: one line, markup
     characters escaped, @mentions, bare links and HTML entities (``&#64;everyone``) broken
     with a zero-width space."""
-    line = _BREAKS.sub(" ", str(text)).strip()
+    line = str(text)
+    if _CHANGED.search(line) is None:
+        return line.strip()
+    return _escaped(line)
+
+
+def _escaped(text: str) -> str:
+    """md() the long way, every pass."""
+    line = _BREAKS.sub(" ", text).strip()
     line = _MARKUP.sub(r"\\\1", line)
     line = line.replace("@", "@" + _ZERO_WIDTH).replace("://", ":" + _ZERO_WIDTH + "//")
     line = _ENTITY.sub("&" + _ZERO_WIDTH, line)  # no entity: &#64; is an @

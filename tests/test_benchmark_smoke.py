@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -72,3 +73,22 @@ def test_quick_map_benchmark_produces_its_figures(tmp_path: Path) -> None:
                 "mask_per_province_s"):
         assert report[key] > 0, key
     assert report["png_bytes"] > 1000
+
+
+REPORTS = SCRIPT.parent / "reports.py"
+
+
+def test_quick_reports_benchmark_produces_its_figures(tmp_path: Path) -> None:
+    out = tmp_path / "reports.json"
+    done = subprocess.run([sys.executable, str(REPORTS), "--quick", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "public MB" in done.stdout and "largest own MB" in done.stdout
+    sizes = json.loads(out.read_text(encoding="utf-8"))["sizes"]
+    assert [r["size"] for r in sizes] == [100, 1000]
+    for row in sizes:
+        assert row["reports"] == row["players"] + 1  # every player's own, and the GM's
+        for key in ("public_cpu_s", "gm_cpu_s", "player_reports_cpu_s", "public_mb", "gm_mb",
+                    "player_reports_mb", "largest_own_mb"):
+            assert row[key] > 0, key
+        assert math.isclose(row["all_mb"], row["public_mb"] + row["player_reports_mb"])

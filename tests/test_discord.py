@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sheetmaster.builder import build_state
 from sheetmaster.cli import main
@@ -91,6 +93,20 @@ def test_a_players_newline_cannot_forge_a_line_of_the_report():
 
     assert md("deal\n# Turn 3 results\n| 1 | forged |") == \
         "deal # Turn 3 results \\| 1 \\| forged \\|"
+
+
+TRICKY = ["", "  plain text  ", "\u00a0nbsp\u00a0", "a\u2028b", "line\x85", " @everyone ",
+          "https://x.y", "WWW.example.com", "wwwx", "&#64;here", "a & b", "R&D", "~~s~~",
+          "<@&678>", "*_`|[]\\", "\tTab\t", "\x1b[31mred", "Ünïcödé plain", "x\u2029"]
+
+
+@given(st.one_of(st.sampled_from(TRICKY), st.text(), st.text(alphabet="aw.:/@&# \n_*x")))
+@settings(max_examples=500, deadline=None)
+def test_md_leaves_plain_text_alone_and_escapes_the_rest_as_every_pass_would(text):
+    """md() skips its passes when nothing in the text needs one: same result either way."""
+    from sheetmaster.report import _escaped, md
+
+    assert md(text) == _escaped(text)
 
 
 # --- webhooks from secrets, and their addresses kept out of sight ----------------------------

@@ -1,6 +1,7 @@
 """Visibility: an event is public, private to one player, or GM-only. The shared Log and the
-public report hold public lines only; each player's report shows what that player may see;
-the GM's shows everything. Clans' Ninjas are secret from the other clans."""
+public report hold public lines only; each player's own report holds what is theirs or for
+their eyes alone and points to the public report for the rest; the GM's shows everything.
+Clans' Ninjas are secret from the other clans."""
 
 from __future__ import annotations
 
@@ -24,13 +25,19 @@ def spy(ctx) -> None:
                  audience=PRIVATE)
         ctx.emit("", "gm note", "the spy was nearly caught", audience=GM_ONLY)
         ctx.emit("Tully", "spy", "Tully's guards saw a shadow", audience=PRIVATE)
+        # a line about Tully for the spy's master alone
+        ctx.emit("Tully", "spy", "the spy copied Tully's ledger", audience=order.player)
         ctx.emit("", "news", "strange lights over the capital")
         ctx.resolve(order, Status.APPLIED, "the spy learned Tully has 5 coins")
+    for order in ctx.orders("pay"):
+        ctx.emit(order.player, "toll", f"{order.player} paid the toll")
+        ctx.resolve(order, Status.APPLIED, "paid")
 
 
 def spy_result():
-    rules = ruleset(Phase("s", "spies", spy, orders=("spy",)), kinds=(SPY,))
-    return rules, play(rules, [{"player": "Stark", "order": "spy", "amount": 1}])
+    rules = ruleset(Phase("s", "spies", spy, orders=("spy", "pay")), kinds=(SPY,))
+    return rules, play(rules, [{"player": "Stark", "order": "spy", "amount": 1},
+                               {"player": "Tully", "order": "pay", "amount": 1}])
 
 
 def test_the_log_tab_holds_public_lines_only_numbered_without_gaps():
@@ -39,7 +46,7 @@ def test_the_log_tab_holds_public_lines_only_numbered_without_gaps():
     assert "strange lights over the capital" in log["details"].tolist()
     assert not any("spy" in text or "shadow" in text for text in log["details"].tolist())
     assert log["#"].tolist() == list(range(1, len(log) + 1))
-    assert len(result.events) == len(log) + 3  # the private and GM lines are kept for reports
+    assert len(result.events) == len(log) + 4  # the private and GM lines are kept for reports
 
 
 def test_a_secret_orders_reason_stays_out_of_the_shared_sheet():
@@ -56,15 +63,198 @@ def test_each_report_shows_what_its_reader_may_see():
     for text in (public, tully):
         assert "learns Tully has 5 coins" not in text and "nearly caught" not in text
         assert "| spy |" not in text  # another player's secret order is not listed
+        assert "copied Tully's ledger" not in text  # a line about Tully, for Stark alone
     assert "| 2 | spy | applied | the spy learned Tully has 5 coins |" in stark
     for text in (public, stark, tully, gm):  # a line for everyone, in everyone's report
         assert "## The whole game" in text and "- strange lights over the capital" in text
     assert "the spy was nearly caught" not in gm.split("## The whole game")[1].split("##")[0]
     assert "Stark's spy learns Tully has 5 coins" in stark and "shadow" not in stark
-    assert "Tully's guards saw a shadow" in tully
-    assert stark.index("## Stark") < stark.index("## Tully")
-    assert all(s in gm for s in ("learns Tully", "shadow", "nearly caught"))
+    assert "Tully's guards saw a shadow" in tully and "- Tully paid the toll" in tully
+    assert all(s in gm for s in ("learns Tully", "shadow", "nearly caught", "copied Tully's"))
     assert set(player_reports(rules, result)) == {"Stark", "Tully", "Arryn", "Tyrell", GM}
+
+
+def sections(report: str) -> dict[str, str]:
+    """A report's sections by heading (a player's text can never start a line)."""
+    return {part.split("\n", 1)[0]: part for part in report.split("\n## ")[1:]}
+
+
+def test_a_players_own_report_holds_what_is_theirs_and_points_to_the_public_one():
+    rules, result = spy_result()
+    stark, tully = (player_report(rules, result, who) for who in ("Stark", "Tully"))
+    # Stark's own section first and whole, then Tully's holding only the line for Stark
+    assert list(sections(stark)) == ["The whole game", "Stark", "Tully"]
+    assert sections(stark)["Stark"].startswith(
+        "Stark\n\n| row | order | result | reason |\n|---|---|---|---|\n"
+        "| 2 | spy | applied | the spy learned Tully has 5 coins |\n\n**s. spies**\n"
+        "- Stark's spy learns Tully has 5 coins\n")
+    assert sections(stark)["Tully"] == (
+        "Tully\n\n**s. spies**\n- the spy copied Tully's ledger\n\n"
+        "The other players' orders and public lines are in the public turn report.\n\n"
+        "_2 orders, 0 rejected, 0 dice rolled._\n")
+    assert "toll" not in stark and "| pay |" not in stark  # Tully's public part is elsewhere
+    # nothing about another player is for Tully's eyes alone: Tully's section, no other
+    assert list(sections(tully)) == ["The whole game", "Tully"]
+    assert sections(tully)["Tully"] == (
+        "Tully\n\n| row | order | result | reason |\n|---|---|---|---|\n"
+        "| 3 | pay | applied | paid |\n\n**s. spies**\n- Tully's guards saw a shadow\n"
+        "- Tully paid the toll\n\n"
+        "The other players' orders and public lines are in the public turn report.\n\n"
+        "_1 order, 0 rejected, 0 dice rolled._\n")
+    # the public report and the GM's do not point elsewhere: they hold every section
+    public, gm = player_report(rules, result), player_report(rules, result, GM)
+    assert "public turn report" not in public + gm
+    # one reader's report made alone is the one player_reports makes with the others
+    reports = player_reports(rules, result)
+    assert all(reports[who] == player_report(rules, result, who) for who in reports)
+
+
+PUBLIC_SPY_REPORT = """\
+# Turn 1 results
+
+Rules: toy. Dice seed: 1.
+
+## The whole game
+
+**s. spies**
+- strange lights over the capital
+
+## Stark
+
+No orders this turn.
+
+## Tully
+
+| row | order | result | reason |
+|---|---|---|---|
+| 3 | pay | applied | paid |
+
+**s. spies**
+- Tully paid the toll
+
+## Arryn
+
+No orders this turn.
+
+## Tyrell
+
+No orders this turn.
+
+_1 order, 0 rejected, 0 dice rolled._
+"""
+
+GM_SPY_REPORT = """\
+# Turn 1 results (GM's full report)
+
+Rules: toy. Dice seed: 1.
+
+## The whole game
+
+**s. spies**
+- strange lights over the capital
+
+## Stark
+
+| row | order | result | reason |
+|---|---|---|---|
+| 2 | spy | applied | the spy learned Tully has 5 coins |
+
+**s. spies**
+- Stark's spy learns Tully has 5 coins
+
+## Tully
+
+| row | order | result | reason |
+|---|---|---|---|
+| 3 | pay | applied | paid |
+
+**s. spies**
+- Tully's guards saw a shadow
+- the spy copied Tully's ledger
+- Tully paid the toll
+
+## Arryn
+
+No orders this turn.
+
+## Tyrell
+
+No orders this turn.
+
+## GM-only lines
+
+- [s] game: the spy was nearly caught
+
+_2 orders, 0 rejected, 0 dice rolled._
+"""
+
+
+def test_the_public_report_and_the_gms_keep_every_section():
+    """Byte for byte what they were before players' own reports were cut down."""
+    rules, result = spy_result()
+    assert player_report(rules, result) == PUBLIC_SPY_REPORT
+    assert player_report(rules, result, GM) == GM_SPY_REPORT
+    assert player_reports(rules, result)[GM] == GM_SPY_REPORT
+
+
+def test_a_players_own_report_does_not_grow_with_the_other_players():
+    """Each own report holds the reader's part alone: with 40 realms as with 4, and well
+    under a tenth of the public report."""
+    def toll(ctx) -> None:
+        for order in ctx.orders("pay"):
+            ctx.emit(order.player, "toll", f"{order.player} paid a toll")
+            ctx.resolve(order, Status.APPLIED, "paid")
+
+    rules = ruleset(Phase("t", "tolls", toll, orders=("pay",)))
+
+    def reports(count: int) -> tuple[str, dict[str, str]]:
+        realms = [{"realm": f"Realm {i:02d}", "coins": 5, "seat": i} for i in range(count)]
+        orders = [{"player": r["realm"], "order": "pay", "amount": 1} for r in realms]
+        result = play(rules, orders, tables={"Realms": realms})
+        return player_report(rules, result), player_reports(rules, result)
+
+    public4, own4 = reports(4)
+    public40, own40 = reports(40)
+    assert len(own40) == 41 and len(public40) > 8 * len(public4)
+    for name, text in own40.items():
+        if name != GM:
+            assert len(text) < len(public40) / 10
+            assert len(text) <= len(own4["Realm 00"]) + 2  # '_40 orders' for '_4 orders'
+            assert f"- {name} paid a toll" in text and text.count("## ") == 1
+    assert len(own40[GM]) >= len(public40)
+
+
+def test_each_reader_counts_the_dice_and_orders_of_their_own_view():
+    """The totals line counts what the reader's view holds: public orders and dice, the
+    reader's own secret orders, and the rolls only the reader may see (about anyone)."""
+    def rolls(ctx) -> None:
+        ctx.emit("", "dice", "the dice of the GM alone", audience=GM_ONLY)
+        ctx.emit("Tully", "dice", "the dice Stark may see", audience="Stark")
+        ctx.emit("", "dice", "the dice everyone sees")
+        ctx.emit("Stark", "die", "d6 for Stark's spy: 4", audience=PRIVATE)
+        ctx.emit("Tully", "die", "d6 for the ledger, for Stark: 2", audience="Stark")
+        ctx.emit("Tully", "die", "d6 for Tully's guards: 5", audience=PRIVATE)
+        ctx.emit("", "die", "d6 for the weather: 1")
+        spy(ctx)
+
+    rules = ruleset(Phase("s", "spies", rolls, orders=("spy", "pay")), kinds=(SPY,))
+    result = play(rules, [{"player": "Stark", "order": "spy", "amount": 1},
+                          {"player": "Tully", "order": "pay", "amount": 1},
+                          {"player": "Arryn", "order": "spy", "amount": 1}])
+    reports = player_reports(rules, result)
+    reports[None] = player_report(rules, result)
+    dice = {who: text.split("Dice: ")[1].split(".")[0] for who, text in reports.items()}
+    assert dice == {None: "the dice everyone sees", "Tully": "the dice everyone sees",
+                    "Arryn": "the dice everyone sees", "Tyrell": "the dice everyone sees",
+                    "Stark": "the dice Stark may see", GM: "the dice of the GM alone"}
+    totals = {who: text.rstrip().rsplit("\n", 1)[1] for who, text in reports.items()}
+    assert totals == {None: "_1 order, 0 rejected, 1 die rolled._",
+                      "Stark": "_2 orders, 0 rejected, 3 dice rolled._",
+                      "Tully": "_1 order, 0 rejected, 2 dice rolled._",
+                      "Arryn": "_2 orders, 0 rejected, 1 die rolled._",
+                      "Tyrell": "_1 order, 0 rejected, 1 die rolled._",
+                      GM: "_3 orders, 0 rejected, 4 dice rolled._"}
+    assert "- d6 for the ledger, for Stark: 2" in sections(reports["Stark"])["Tully"]
 
 
 def clans_ninja_turn():
@@ -188,3 +378,6 @@ def test_notes_tell_each_player_alone_what_they_hold():
     report = player_reports(rules, checked, checked=True)["Stark"]
     assert report.startswith("# Turn 1: orders as they stand (a check) for Stark")
     assert "your card: Wolfsbane" in report and "Trout" not in report
+    # a check has no public report: the other players' orders stand in the Orders tab
+    assert "## Tully" not in report
+    assert "The other players' orders, as they stand, are in the sheet's Orders tab." in report

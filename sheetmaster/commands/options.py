@@ -156,9 +156,10 @@ def tell_store_notes(store: Any) -> None:
 
 def report_dir_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--report-dir", metavar="DIR",
-                   help="also write one report per player (only what that player may see: "
-                        "their secret orders and private lines too) and the GM's full "
-                        "report, gm.md, into this folder; keep gm.md to yourself")
+                   help="also write each player's own report (their part of the turn: "
+                        "their secret orders and private lines too; the rest is in the "
+                        "public report) and the GM's full report, gm.md, into this folder; "
+                        "keep gm.md to yourself")
 
 
 def write_reports(outcome: RunOutcome, folder: str | Path, *,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from PIL import Image
 
 from sheetmaster.model import TurnResult
-from sheetmaster.report import GM, player_report, player_reports
+from sheetmaster.report import GM, TurnGroups, player_report, player_reports
 from sheetmaster.ruleset import Ruleset
 
 from .discord import MAX_UPLOAD, Attachment, DeliveryError, DiscordClient
@@ -51,12 +51,14 @@ def post_turn(ruleset: Ruleset, result: TurnResult, webhooks: Webhooks, *, game:
         mask_in_github_actions(webhooks)
     posted = Posted()
     title = f"**{inert(game)}: turn {result.turn}**" if game else f"**Turn {result.turn}**"
+    groups = TurnGroups(ruleset, result)  # the turn grouped once for every report
     with scrubbed_logs(webhooks.addresses()):
         if webhooks.public is not None:
             files = [_map_file(map_png, result.turn)] if map_png else []
-            _channel(client, webhooks.public, title, player_report(ruleset, result),
-                     [f for f in files if f], f"turn-{result.turn}-report.md", posted)
-        reports = player_reports(ruleset, result)
+            _channel(client, webhooks.public, title,
+                     player_report(ruleset, result, groups=groups), [f for f in files if f],
+                     f"turn-{result.turn}-report.md", posted)
+        reports = player_reports(ruleset, result, groups=groups)
         for name, text in reports.items():
             webhook = webhooks.of(name)
             if webhook is None:

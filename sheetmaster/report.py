@@ -8,7 +8,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from sheetmaster.engine import _collector_paused, all_tables
+from sheetmaster import collector
+from sheetmaster.engine import all_tables
 from sheetmaster.model import GM_ONLY, PRIVATE, Event, GameState, OrderResult, Status, TurnResult
 from sheetmaster.orders import PLAYER
 from sheetmaster.ruleset import Ruleset
@@ -213,7 +214,7 @@ class TurnGroups:
     def __init__(self, ruleset: Ruleset, result: TurnResult) -> None:
         # hundreds of thousands of cell changes and lists, no cycle among them: the collector
         # would traverse the whole turn again and again (two thirds of the time at 10^5)
-        with _collector_paused():
+        with collector.paused():
             self._group(ruleset, result)
 
     def _group(self, ruleset: Ruleset, result: TurnResult) -> None:

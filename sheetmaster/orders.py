@@ -132,8 +132,7 @@ class OrderReader:
         self.authenticated = "email" in df.columns and "email" not in df.attrs.get("absent", ())
         self._players = self.names.get("player") or values.Names(())
         absent = set(df.attrs.get("absent", ()))
-        columns = [c for c in df.columns if c not in absent]
-        data = {c: df[c].tolist() for c in columns}
+        data = {c: df[c].tolist() for c in df.columns if c not in absent}
         rows = list(map(int, df.index.tolist()))
         quick = self._quick_rows(data, len(rows), posted_by)
         positions = np.array(quick.positions, dtype=np.intp)
@@ -141,9 +140,10 @@ class OrderReader:
         firsts = _FirstRows(quick)
         repeats = [quick.positions[j] for j in firsts.repeats()
                    if quick.kinds[j] not in self.repeatable]
-        long = _LongWay(self, data, rows, turn, posted_by, firsts, positions[posting].tolist())
+        long = _LongWay(self, data, rows, turn, posted_by, firsts, positions[posting])
         long.read(_other_positions(len(rows), positions), repeats)
-        orders, kept = _numbered(rows, quick, posting, long.quick_rows_taken, long.orders)
+        orders, kept = _numbered(rows, quick, positions, posting, long.quick_rows_taken,
+                                 long.orders)
         return ParsedOrders(orders, long.rejected, _take(rows, sorted(kept + long.blank_turn)),
                             long.rows_typed)
 
@@ -397,9 +397,10 @@ class _LongWay:
 
     def __init__(self, reader: OrderReader, data: dict[str, list], rows: list[int], turn: int,
                  posted_by: Callable[[Any], bool] | None, firsts: _FirstRows,
-                 quick_positions: list[int]) -> None:
+                 quick_positions: np.ndarray) -> None:
         self.reader, self.rows, self.turn, self.posted_by = reader, rows, turn, posted_by
         self.firsts, self.quick_positions = firsts, quick_positions  # sorted
+        self._quick_list: list[int] | None = None  # the same, for bisect (see _seq)
         #: duplicate key -> position of the order that stands: read here, or a common row's
         #: met on the way (no row left to read can come before it).
         self.first: dict[tuple, int] = {}
@@ -486,7 +487,9 @@ class _LongWay:
         """The place of an order read at position ``i`` among the turn's orders: after the
         common rows before it that were not read here, and the orders read here so far.
         (Rows are read in posting order, so every common row read here so far is before it.)"""
-        common_before = bisect.bisect_left(self.quick_positions, i)
+        if self._quick_list is None:  # for one position at a time, bisect beats numpy
+            self._quick_list = self.quick_positions.tolist()
+        common_before = bisect.bisect_left(self._quick_list, i)
         return common_before - len(self.quick_rows_taken) + len(self.orders)
 
 
@@ -550,12 +553,12 @@ def _other_positions(n: int, positions: np.ndarray) -> list[int]:
     return np.flatnonzero(other).tolist()
 
 
-def _numbered(rows: list[int], quick: _QuickRows, posting: np.ndarray, taken: set[int],
-              long: list[tuple[int, Order]]) -> tuple[list[Order], list[int]]:
+def _numbered(rows: list[int], quick: _QuickRows, positions: np.ndarray, posting: np.ndarray,
+              taken: set[int], long: list[tuple[int, Order]]) -> tuple[list[Order], list[int]]:
     """The orders of the common rows not ``taken`` the long way and of the ``long`` ones, in
     posting order, each one's seq its place among them; and the positions of those common
-    rows, in posting order (``posting`` puts all common rows in it)."""
-    positions = np.array(quick.positions, dtype=np.intp)
+    rows, in posting order (``positions`` are the common rows', ``posting`` puts them in
+    posting order)."""
     if taken:
         posting = posting[~np.isin(positions[posting], list(taken))]
     kept = positions[posting]

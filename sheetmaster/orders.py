@@ -133,7 +133,9 @@ class OrderReader:
         self._players = self.names.get("player") or values.Names(())
         absent = set(df.attrs.get("absent", ()))
         data = {c: df[c].tolist() for c in df.columns if c not in absent}
-        rows = list(map(int, df.index.tolist()))
+        rows = df.index.tolist()  # sheet rows
+        if not pd.api.types.is_integer_dtype(df.index.dtype):
+            rows = list(map(int, rows))
         quick = self._quick_rows(data, len(rows), posted_by)
         positions = np.array(quick.positions, dtype=np.intp)
         posting = np.argsort(positions, kind="stable")  # the common rows in posting order
@@ -463,18 +465,18 @@ class _LongWay:
             return None
         if blank(turn_cell):
             self.blank_turn.append(i)
-        outcome = reader._read_row(row, self._seq(i), record)
+        outcome = reader._read_row(row, -1, record)  # its seq once it is taken (_accept)
         if isinstance(outcome, Order):
             key = (outcome.player, outcome.kind, *outcome.fields.values())
             if outcome.kind in reader.repeatable:
-                self.orders.append((i, outcome))
+                self._accept(i, outcome)
                 return None
             first = self.first.get(key)
             if first is None:  # no order read here gave it: a common row may have
                 first = self.firsts.position(key)
                 if first is None or first > i:
                     self.first[key] = i
-                    self.orders.append((i, outcome))
+                    self._accept(i, outcome)
                     return first  # a later common row that gave it is a repeat now
                 self.first[key] = first  # an earlier common row's, which stands
             outcome = OrderResult(row, outcome.player, outcome.kind, Status.REJECTED,
@@ -482,6 +484,11 @@ class _LongWay:
         self.rejected.append(outcome)
         self.rows_typed.append(RejectedRow(row, outcome.player, outcome.kind, record))
         return None
+
+    def _accept(self, i: int, order: Order) -> None:
+        """Takes the order read at position ``i``, numbered by its place among the turn's."""
+        order.seq = self._seq(i)
+        self.orders.append((i, order))
 
     def _seq(self, i: int) -> int:
         """The place of an order read at position ``i`` among the turn's orders: after the

@@ -6,10 +6,15 @@ and the rest of the turn goes on. Rows are taken top to bottom: that is the post
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import bisect
+import heapq
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import attrgetter, is_
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from sheetmaster import reasons, values
@@ -97,6 +102,9 @@ class ParsedOrders:
 class OrderReader:
     """Reads order rows for one ruleset and one game."""
 
+    #: False reads every row the long way: the reference the short way is checked against.
+    quick_reading = True
+
     def __init__(self, kinds: tuple[OrderKind, ...], names: Mapping[str, values.Names],
                  players_email: Mapping[str, str] | None = None) -> None:
         self.kinds = kinds
@@ -114,116 +122,123 @@ class OrderReader:
     def read(self, df: pd.DataFrame, turn: int,
              posted_by: Callable[[Any], bool] | None = None) -> ParsedOrders:
         """This turn's orders. ``posted_by(timestamp)`` says whether a row's timestamp is in
-        time for this turn; rows posted later wait, untouched, for the next turn."""
-        orders: list[Order] = []
-        rejected: list[OrderResult] = []
-        blank_turn: list[int] = []
+        time for this turn; rows posted later wait, untouched, for the next turn.
+
+        The result is that of reading each row the long way, in posting order (see
+        :class:`_LongWay`). The common rows are read the short way instead, column by column
+        (:meth:`_quick_rows`), to the same orders; a common row that repeats an order is read
+        the long way after all, which rejects it as a duplicate.
+        """
         self.authenticated = "email" in df.columns and "email" not in df.attrs.get("absent", ())
         self._players = self.names.get("player") or values.Names(())
-        seen: dict[tuple, int] = {}
-        rows_typed: list[RejectedRow] = []
         absent = set(df.attrs.get("absent", ()))
-        columns = [c for c in df.columns if c not in absent]
-        data = {c: df[c].tolist() for c in columns}
-        n = len(df)
-        inputs = [c for c in columns if c not in (RESULT, REASON)]
-        results = data.get(RESULT) or [None] * n
-        players = data.get(PLAYER) or [None] * n
-        blank = values.is_blank
-        quick = self._quick_reader(data, n, turn, posted_by)
-        columns_in = [data[c] for c in inputs]
-        for i, row in enumerate(df.index.tolist()):
-            outcome = quick(i, int(row), len(orders))
-            if outcome is not None:
-                key = (outcome.player, outcome.kind, *outcome.fields.values())
-                if key not in seen or outcome.kind in self.repeatable:
-                    seen[key] = outcome.row
-                    orders.append(outcome)
-                    blank_turn.append(outcome.row)
-                    continue
-            cells = [column[i] for column in columns_in]
-            if blank(players[i]) and all(blank(v) for v in cells):
-                continue  # an empty row is not an order
-            record = dict(zip(inputs, cells))
-            record[RESULT] = results[i]
-            if values.text(results[i]) in FINAL_RESULTS:
-                # Already resolved: an earlier turn's order, or one for a later turn that was
-                # refused ("orders cannot be given preemptively for any future turn").
-                continue
-            stamp = record.get("timestamp")
-            if posted_by is not None and not values.is_blank(stamp) and not posted_by(stamp) \
-                    and values.is_blank(record.get(TURN)):
-                continue  # posted after the deadline: it belongs to the next turn
-            row = int(row)
-            turn_cell = record.get(TURN)
-            if values.is_blank(turn_cell):
-                given = turn
-            else:
-                try:
-                    given = values.whole_number(turn_cell)
-                except BadValue as exc:
-                    rejected.append(self._reject(row, record, reasons.BAD_TURN.say(
-                        problem=str(exc))))
-                    continue
-            if given != turn:
-                rejected.append(self._reject(row, record, reasons.WRONG_TURN.say(
-                    given=given, turn=turn)))
-                continue
-            if values.is_blank(turn_cell):
-                blank_turn.append(row)
-            outcome = self._read_row(row, len(orders), record)
-            if isinstance(outcome, Order):
-                key = (outcome.player, outcome.kind, *outcome.fields.values())
-                if key not in seen or outcome.kind in self.repeatable:
-                    seen[key] = row
-                    orders.append(outcome)
-                    continue
-                outcome = OrderResult(row, outcome.player, outcome.kind, Status.REJECTED,
-                                      reasons.DUPLICATE.say(first=seen[key]))
-            rejected.append(outcome)
-            rows_typed.append(RejectedRow(row, outcome.player, outcome.kind, record))
-        return ParsedOrders(orders, rejected, blank_turn, rows_typed)
+        data = {c: df[c].tolist() for c in df.columns if c not in absent}
+        rows = df.index.tolist()  # sheet rows
+        if not pd.api.types.is_integer_dtype(df.index.dtype):
+            rows = list(map(int, rows))
+        quick = self._quick_rows(data, len(rows), posted_by)
+        positions = np.array(quick.positions, dtype=np.intp)
+        posting = np.argsort(positions, kind="stable")  # the common rows in posting order
+        firsts = _FirstRows(quick)
+        repeats = [quick.positions[j] for j in firsts.repeats()
+                   if quick.kinds[j] not in self.repeatable]
+        long = _LongWay(self, data, rows, turn, posted_by, firsts, positions[posting])
+        long.read(_other_positions(len(rows), positions), repeats)
+        orders, kept = _numbered(rows, quick, positions, posting, long.quick_rows_taken,
+                                 long.orders)
+        return ParsedOrders(orders, long.rejected, _take(rows, sorted(kept + long.blank_turn)),
+                            long.rows_typed)
 
-    def _quick_reader(self, data: dict[str, list], n: int, turn: int,
-                      posted_by: Callable[[Any], bool] | None
-                      ) -> Callable[[int, int, int], Order | None]:
-        """Reads row ``i`` the short way when it is the common case: no result, turn or
-        timestamp, the player, the order and every name typed as the game writes them, every
-        field fine. Any other row gives None and is read the long way, which reads a common
-        row to the very same order."""
+    def _quick_rows(self, data: dict[str, list], n: int,
+                    posted_by: Callable[[Any], bool] | None) -> _QuickRows:
+        """The common rows read the short way, column by column, kind by kind.
+
+        A row is common when the intake is not authenticated, the row has no result, turn or
+        (with a deadline) timestamp cell, its player and order are typed exactly as the game
+        writes them, and every field reads without error (:meth:`_quick_field`). The long way
+        reads such a row to the very same order: it finds nothing to skip or check on it, and
+        reads each field just so. Every other row is left to the long way, which says why.
+        """
+        quick = _QuickRows([], [], [], [], [])
+        if self.authenticated or n == 0 or not self.quick_reading:
+            return quick
         blanks = [None] * n
-        results, turns = data.get(RESULT) or blanks, data.get(TURN) or blanks
-        stamps = (data.get("timestamp") or blanks) if posted_by is not None else blanks
-        players, kinds = data.get(PLAYER) or blanks, data.get(ORDER) or blanks
-        player_of, kind_of = self._players.exact_get, self.by_name.get
-        plans = {}
-        for kind in self.kinds:
-            plans[kind.name] = [(data.get(f.column) or blanks, lookup.get if lookup else None, f)
-                                for f, lookup in self._plan(kind)]
-
-        def quick(i: int, row: int, seq: int) -> Order | None:
-            if self.authenticated or results[i] is not None or turns[i] is not None or \
-                    stamps[i] is not None:
-                return None
-            player, kind_text = players[i], kinds[i]
-            if type(player) is not str or type(kind_text) is not str:
-                return None
-            player, kind = player_of(player), kind_of(kind_text)
-            if player is None or kind is None:
-                return None
-            fields: dict[str, Any] = {}
-            for cells, lookup, f in plans[kind.name]:
-                cell = cells[i]
-                found = lookup(cell) if lookup is not None and type(cell) is str else None
-                if found is None:
-                    try:
-                        found = self._read_field(kind, f, cell)
-                    except BadValue:
-                        return None
-                fields[f.column] = found
-            return Order(row, seq, player, kind.name, fields)
-
+        players = _exact_names(data.get(PLAYER) or blanks, self._players.exact_get)
+        for kind, rows in self._common_rows(data, n, posted_by, players):
+            plan = self._plan(kind)
+            columns = [f.column for f, _ in plan]
+            if len(set(columns)) < len(columns):
+                continue  # two fields in one column: the long way knows what that means
+            read, failed = [], set()
+            for f, lookup in plan:
+                cells, any_failed = self._quick_column(
+                    kind, f, lookup, _take(data.get(f.column) or blanks, rows))
+                read.append(cells)
+                if any_failed:
+                    failed.update(j for j, value in enumerate(cells) if value is _FAILED)
+            if failed:
+                kept = [j for j in range(len(rows)) if j not in failed]
+                rows, read = _take(rows, kept), [_take(cells, kept) for cells in read]
+            quick.add(rows, _take(players, rows), kind.name, read,
+                      _field_dicts(columns, read, len(rows)))
         return quick
+
+    def _common_rows(self, data: dict[str, list], n: int,
+                     posted_by: Callable[[Any], bool] | None,
+                     players: list[str | None]) -> Iterator[tuple[OrderKind, list[int]]]:
+        """Each order kind with the positions of its rows that may be common: a player found,
+        the order typed as the game writes it, and no result, turn or timestamp cell."""
+        common = ~_is_none(players)
+        for column in (RESULT, TURN, "timestamp" if posted_by is not None else None):
+            cells = data.get(column) if column is not None else None
+            if cells:
+                common &= _is_none(cells)
+        code = {id(kind): position for position, kind in enumerate(self.kinds)}
+        codes = _codes(data.get(ORDER) or [None] * n,
+                       {text: code[id(kind)] for text, kind in self.by_name.items()})
+        for position, kind in enumerate(self.kinds):
+            rows = np.flatnonzero(common & (codes == position)).tolist()
+            if rows:
+                yield kind, rows
+
+    def _quick_column(self, kind: OrderKind, f: Field, lookup: values.Names | None,
+                      cells: list) -> tuple[list, bool]:
+        """:meth:`_quick_field` of each cell, each distinct cell read once; and whether any of
+        them is _FAILED.
+
+        Cells are remembered by value only when all are exact ``str``, ``int`` or None: among
+        those, equal cells are the same value of the same type (unlike ``True == 1 == 1.0``).
+        Otherwise each cell is read on its own. Two shortcuts give what the reading would: a
+        name typed as the game writes it is the name (:meth:`values.Names.get` finds it so
+        first), and free text that is neither blank nor starts like a formula is its trim.
+        """
+        def read(cell: Any) -> Any:
+            return self._quick_field(kind, f, lookup, cell)
+
+        if not set(map(type, cells)) <= _MEMO_TYPES:
+            found = [read(cell) for cell in cells]
+            return found, any(value is _FAILED for value in found)
+        memo = _Memo(read)
+        if lookup is not None:
+            found = list(map(lookup.exact_get, cells))
+            found = [name if name is not None else memo[cell] for name, cell in zip(found, cells)]
+        elif not (f.count or f.decimal):
+            found = [trimmed if type(cell) is str and (trimmed := cell.strip())
+                     and trimmed[0] not in _FORMULA_STARTS else memo[cell] for cell in cells]
+        else:
+            found = list(map(memo.__getitem__, cells))
+        return found, _FAILED in memo.values()
+
+    def _quick_field(self, kind: OrderKind, f: Field, lookup: values.Names | None,
+                     cell: Any) -> Any:
+        """A field read as :meth:`_read_row` reads it, or _FAILED where that would reject it."""
+        found = lookup.get(cell) if lookup is not None and type(cell) is str else None
+        if found is not None:
+            return found
+        try:
+            return self._read_field(kind, f, cell)
+        except BadValue:
+            return _FAILED
 
     def _name(self, category: str, text: str) -> str | None:
         lookup = self.names.get(category)
@@ -325,6 +340,282 @@ class OrderReader:
                                                     name=values.show(text)))
         return found
 
+
+#: a field the quick read could not read: its row is read the long way, which says why.
+_FAILED = object()
+#: cell types whose equal values are the same value of the same type (see _quick_column).
+_MEMO_TYPES = frozenset({str, int, type(None)})
+
+
+class _Memo(dict):
+    """cell -> what ``read(cell)`` gives, each distinct cell read once."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, read: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.read = read
+
+    def __missing__(self, cell: Any) -> Any:
+        value = self[cell] = self.read(cell)
+        return value
+
+
+@dataclass
+class _QuickRows:
+    """Rows read the short way (:meth:`OrderReader._quick_rows`), one entry per row, kind by
+    kind: in posting order within each kind."""
+
+    positions: list[int]
+    players: list[str]
+    kinds: list[str]
+    fields: list[dict[str, Any]]
+    #: the hash of each row's duplicate key (:meth:`key`), a block of rows at a time.
+    hash_blocks: list[np.ndarray]
+
+    def add(self, positions: list[int], players: list[str], kind: str, read: list[list],
+            fields: list[dict[str, Any]]) -> None:
+        """Rows of one kind: their players, and their field values column by column."""
+        self.positions += positions
+        self.players += players
+        self.kinds += repeat(kind, len(positions))
+        self.fields += fields
+        # Each key's tuple lives only while it is hashed: zip makes the next one in its place.
+        keys = zip(players, repeat(kind), *read)
+        self.hash_blocks.append(np.fromiter(map(hash, keys), dtype=np.int64,
+                                            count=len(positions)))
+
+    def key(self, j: int) -> tuple:
+        """Row ``j``'s duplicate key, as the long way makes it: (player, kind, *field values)."""
+        return (self.players[j], self.kinds[j], *self.fields[j].values())
+
+
+class _LongWay:
+    """Reads rows the long way, in posting order, and checks every order for a repeat.
+
+    An order read here that a common row after it gives too is the first: that common row is
+    then read here too, as a repeat.
+    """
+
+    def __init__(self, reader: OrderReader, data: dict[str, list], rows: list[int], turn: int,
+                 posted_by: Callable[[Any], bool] | None, firsts: _FirstRows,
+                 quick_positions: np.ndarray) -> None:
+        self.reader, self.rows, self.turn, self.posted_by = reader, rows, turn, posted_by
+        self.firsts, self.quick_positions = firsts, quick_positions  # sorted
+        self._quick_list: list[int] | None = None  # the same, for bisect (see _seq)
+        #: duplicate key -> position of the order that stands: read here, or a common row's
+        #: met on the way (no row left to read can come before it).
+        self.first: dict[tuple, int] = {}
+        columns = list(data)
+        self.inputs = [c for c in columns if c not in (RESULT, REASON)]
+        self.columns_in = [data[c] for c in self.inputs]
+        n = len(rows)
+        self.results = data.get(RESULT) or [None] * n
+        self.players = data.get(PLAYER) or [None] * n
+        self.orders: list[tuple[int, Order]] = []  # (position, order)
+        self.rejected: list[OrderResult] = []
+        self.rows_typed: list[RejectedRow] = []
+        self.blank_turn: list[int] = []  # positions
+        self.quick_rows_taken: set[int] = set()
+
+    def read(self, others: list[int], repeats: list[int]) -> None:
+        """Reads the uncommon rows at ``others`` and the common rows at ``repeats``, in posting
+        order, and with them any later common row whose order a row read here gave first."""
+        common = set(repeats)
+        taken: list[int] = []  # common rows taken on the way (a heap)
+        for i in _ascending(sorted(others + repeats), taken):
+            taken_from = self._read_row(i)
+            if i in common:
+                self.quick_rows_taken.add(i)
+            if taken_from is not None:
+                common.add(taken_from)
+                heapq.heappush(taken, taken_from)
+
+    def _read_row(self, i: int) -> int | None:
+        """Reads row ``i``; returns the position of a later common row whose order it gave
+        first, if any."""
+        blank, reader = values.is_blank, self.reader
+        cells = [column[i] for column in self.columns_in]
+        if blank(self.players[i]) and all(blank(v) for v in cells):
+            return None  # an empty row is not an order
+        record = dict(zip(self.inputs, cells))
+        record[RESULT] = self.results[i]
+        if values.text(self.results[i]) in FINAL_RESULTS:
+            # Already resolved: an earlier turn's order, or one for a later turn that was
+            # refused ("orders cannot be given preemptively for any future turn").
+            return None
+        stamp = record.get("timestamp")
+        if self.posted_by is not None and not blank(stamp) and not self.posted_by(stamp) \
+                and blank(record.get(TURN)):
+            return None  # posted after the deadline: it belongs to the next turn
+        row = self.rows[i]
+        turn_cell = record.get(TURN)
+        if blank(turn_cell):
+            given = self.turn
+        else:
+            try:
+                given = values.whole_number(turn_cell)
+            except BadValue as exc:
+                self.rejected.append(reader._reject(row, record, reasons.BAD_TURN.say(
+                    problem=str(exc))))
+                return None
+        if given != self.turn:
+            self.rejected.append(reader._reject(row, record, reasons.WRONG_TURN.say(
+                given=given, turn=self.turn)))
+            return None
+        if blank(turn_cell):
+            self.blank_turn.append(i)
+        outcome = reader._read_row(row, -1, record)  # its seq once it is taken (_accept)
+        if isinstance(outcome, Order):
+            key = (outcome.player, outcome.kind, *outcome.fields.values())
+            if outcome.kind in reader.repeatable:
+                self._accept(i, outcome)
+                return None
+            first = self.first.get(key)
+            if first is None:  # no order read here gave it: a common row may have
+                first = self.firsts.position(key)
+                if first is None or first > i:
+                    self.first[key] = i
+                    self._accept(i, outcome)
+                    return first  # a later common row that gave it is a repeat now
+                self.first[key] = first  # an earlier common row's, which stands
+            outcome = OrderResult(row, outcome.player, outcome.kind, Status.REJECTED,
+                                  reasons.DUPLICATE.say(first=self.rows[first]))
+        self.rejected.append(outcome)
+        self.rows_typed.append(RejectedRow(row, outcome.player, outcome.kind, record))
+        return None
+
+    def _accept(self, i: int, order: Order) -> None:
+        """Takes the order read at position ``i``, numbered by its place among the turn's."""
+        order.seq = self._seq(i)
+        self.orders.append((i, order))
+
+    def _seq(self, i: int) -> int:
+        """The place of an order read at position ``i`` among the turn's orders: after the
+        common rows before it that were not read here, and the orders read here so far.
+        (Rows are read in posting order, so every common row read here so far is before it.)"""
+        if self._quick_list is None:  # for one position at a time, bisect beats numpy
+            self._quick_list = self.quick_positions.tolist()
+        common_before = bisect.bisect_left(self._quick_list, i)
+        return common_before - len(self.quick_rows_taken) + len(self.orders)
+
+
+class _FirstRows:
+    """Finds the first common row of each duplicate key.
+
+    The keys are sorted by hash rather than put in a dict: for a million rows, sorting a
+    million numbers costs less than a million dict entries. Equal keys have equal hashes, so
+    only rows whose hashes match are compared, with ``==`` as a dict would.
+    """
+
+    def __init__(self, quick: _QuickRows) -> None:
+        self.quick = quick
+        hashes = np.concatenate(quick.hash_blocks or [np.zeros(0, dtype=np.int64)])
+        # Rows with one hash stay in their order: equal keys are of one kind, so in posting order.
+        self.by_hash = np.argsort(hashes, kind="stable")
+        self.hashes = hashes[self.by_hash]
+        self._lists: tuple[list[int], list[int]] | None = None  # by_hash and hashes, as lists
+
+    def repeats(self) -> list[int]:
+        """The indexes of the common rows whose key an earlier common row has."""
+        same = self.hashes[1:] == self.hashes[:-1]
+        if not same.any():
+            return []
+        shared = np.zeros(len(self.hashes), dtype=bool)  # rows whose hash another row has
+        shared[1:] |= same
+        shared[:-1] |= same
+        first: dict[tuple, int] = {}
+        return [j for j in np.sort(self.by_hash[shared]).tolist()
+                if first.setdefault(self.quick.key(j), j) != j]
+
+    def position(self, key: tuple) -> int | None:
+        """The position of the first common row with ``key``, or None."""
+        if not self.quick.positions:
+            return None
+        if self._lists is None:  # for one key at a time, lists and bisect beat numpy
+            self._lists = self.by_hash.tolist(), self.hashes.tolist()
+        by_hash, hashes = self._lists
+        h = hash(key)
+        for k in range(bisect.bisect_left(hashes, h), bisect.bisect_right(hashes, h)):
+            if self.quick.key(by_hash[k]) == key:
+                return self.quick.positions[by_hash[k]]
+        return None
+
+
+def _ascending(positions: list[int], more: list[int]) -> Iterator[int]:
+    """The sorted ``positions`` with the heap ``more`` merged in, in ascending order; the heap
+    may grow on the way, by positions after the last one given."""
+    for i in positions:
+        while more and more[0] < i:
+            yield heapq.heappop(more)
+        yield i
+    while more:
+        yield heapq.heappop(more)
+
+
+def _other_positions(n: int, positions: np.ndarray) -> list[int]:
+    """The positions below ``n`` not in ``positions``."""
+    other = np.ones(n, dtype=bool)
+    other[positions] = False
+    return np.flatnonzero(other).tolist()
+
+
+def _numbered(rows: list[int], quick: _QuickRows, positions: np.ndarray, posting: np.ndarray,
+              taken: set[int], long: list[tuple[int, Order]]) -> tuple[list[Order], list[int]]:
+    """The orders of the common rows not ``taken`` the long way and of the ``long`` ones, in
+    posting order, each one's seq its place among them; and the positions of those common
+    rows, in posting order (``positions`` are the common rows', ``posting`` puts them in
+    posting order)."""
+    if taken:
+        posting = posting[~np.isin(positions[posting], list(taken))]
+    kept = positions[posting]
+    seqs = np.zeros(len(positions), dtype=np.intp)  # rows taken the long way get none
+    seqs[posting] = np.arange(len(posting))
+    long_positions = [i for i, _ in long]
+    if long_positions:
+        seqs[posting] += np.searchsorted(long_positions, kept)
+    orders = _take(list(map(Order, _take(rows, quick.positions), seqs.tolist(), quick.players,
+                            quick.kinds, quick.fields)), posting.tolist())
+    if long:
+        orders = sorted(orders + [order for _, order in long], key=attrgetter("seq"))
+    return orders, kept.tolist()
+
+
+def _exact_names(cells: list, get: Callable[[str], Any]) -> list:
+    """``get(cell)`` for each text cell, None for any other cell (a number is never a name
+    typed as the game writes it, even if its text is one)."""
+    if set(map(type, cells)) <= {str, type(None)}:
+        return list(map(get, cells))  # None finds nothing: names and order kinds are text
+    return [get(cell) if type(cell) is str else None for cell in cells]
+
+
+def _codes(cells: list, code_of: Mapping[str, int]) -> np.ndarray:
+    """``code_of[cell]`` for each text cell that has one, -1 for any other cell."""
+    if set(map(type, cells)) <= {str, type(None)}:
+        found: Iterable[int] = map(code_of.get, cells, repeat(-1))
+    else:
+        found = (code_of.get(cell, -1) if type(cell) is str else -1 for cell in cells)
+    return np.fromiter(found, dtype=np.intp, count=len(cells))
+
+
+def _is_none(cells: list) -> np.ndarray:
+    """Whether each cell is None (nothing else: not NaN, not "")."""
+    return np.fromiter(map(is_, cells, repeat(None)), dtype=bool, count=len(cells))
+
+
+def _take(cells: list, positions: list[int]) -> list:
+    return [cells[i] for i in positions]
+
+
+def _field_dicts(columns: list[str], read: list[list], count: int) -> list[dict[str, Any]]:
+    """A new fields dict for each of ``count`` rows: column -> value, in field order."""
+    if not columns:
+        return [{} for _ in range(count)]
+    dicts = [{columns[0]: value} for value in read[0]]
+    for column, cells in zip(columns[1:], read[1:]):
+        for found, value in zip(dicts, cells):
+            found[column] = value
+    return dicts
 
 def _formula_reason(column: str, text: str) -> str:
     """Why text a player typed is refused as a formula ('' if it is not one).

@@ -192,7 +192,7 @@ class OrderReader:
         for column in (RESULT, TURN, "timestamp" if posted_by is not None else None):
             cells = data.get(column) if column is not None else None
             if cells:
-                common &= _is_none(cells)
+                common &= _is_empty(cells)
         code = {id(kind): position for position, kind in enumerate(self.kinds)}
         codes = _codes(data.get(ORDER) or [None] * n,
                        {text: code[id(kind)] for text, kind in self.by_name.items()})
@@ -216,7 +216,11 @@ class OrderReader:
             return self._quick_field(kind, f, lookup, cell)
 
         if not set(map(type, cells)) <= _MEMO_TYPES:
-            found = [read(cell) for cell in cells]
+            # e.g. a workbook's amounts: floats, and "" for blank. One memo per exact type:
+            # within a type, equal cells read alike (1 == 1.0 == True only across types).
+            memos = {t: _Memo(read) for t in _MEMO_BY_TYPE}
+            found = [memos[type(cell)][cell] if type(cell) in memos else read(cell)
+                     for cell in cells]
             return found, any(value is _FAILED for value in found)
         memo = _Memo(read)
         if lookup is not None:
@@ -232,7 +236,9 @@ class OrderReader:
     def _quick_field(self, kind: OrderKind, f: Field, lookup: values.Names | None,
                      cell: Any) -> Any:
         """A field read as :meth:`_read_row` reads it, or _FAILED where that would reject it."""
-        found = lookup.get(cell) if lookup is not None and type(cell) is str else None
+        # a blank cell names nothing: not looked up (a miss folds every name of the game)
+        found = lookup.get(cell) if lookup is not None and type(cell) is str and cell \
+            else None
         if found is not None:
             return found
         try:
@@ -277,7 +283,8 @@ class OrderReader:
         for f, lookup in self._plan(kind):
             cell = record.get(f.column)
             # The common case first: a name typed exactly as the game writes it.
-            found = lookup.get(cell) if lookup is not None and type(cell) is str else None
+            found = lookup.get(cell) if lookup is not None and type(cell) is str and \
+                cell else None  # a blank cell names nothing: not looked up
             if found is not None:
                 fields[f.column] = found
                 continue
@@ -345,6 +352,9 @@ class OrderReader:
 _FAILED = object()
 #: cell types whose equal values are the same value of the same type (see _quick_column).
 _MEMO_TYPES = frozenset({str, int, type(None)})
+#: cell types remembered each in a memo of its own (see _quick_column): within one of them,
+#: equal cells read alike (0.0 and -0.0 both fail to be at least 1; a NaN equals nothing).
+_MEMO_BY_TYPE = frozenset({str, int, float, type(None)})
 
 
 class _Memo(dict):
@@ -601,6 +611,17 @@ def _codes(cells: list, code_of: Mapping[str, int]) -> np.ndarray:
 def _is_none(cells: list) -> np.ndarray:
     """Whether each cell is None (nothing else: not NaN, not "")."""
     return np.fromiter(map(is_, cells, repeat(None)), dtype=bool, count=len(cells))
+
+
+def _is_empty(cells: list) -> np.ndarray:
+    """Whether each cell is empty as a store gives it: None, or "" (a workbook's and a Google
+    Sheet's blank cells). The long way reads both as no turn, result or timestamp."""
+    return np.fromiter(map(_EMPTY.__contains__, zip(map(type, cells), cells)), dtype=bool,
+                       count=len(cells))
+
+
+#: None and "", each with its type: no other cell passes for them.
+_EMPTY = frozenset({(type(None), None), (str, "")})
 
 
 def _take(cells: list, positions: list[int]) -> list:

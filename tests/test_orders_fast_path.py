@@ -253,7 +253,7 @@ def test_timestamps_after_the_deadline_wait():
             {"player": "Avalon", "order": "build", "amount": 5, "timestamp": "soon"},
             {"player": "Avalon", "order": "build", "amount": 1, "timestamp": ""}]
     df = frame(rows, COLUMNS + ["timestamp"])
-    assert quick_rows(df, posted_by) == [5]
+    assert quick_rows(df, posted_by) == [5, 7]  # no timestamp, or a blank one ("")
     parsed = both(df, posted_by=posted_by)
     assert [o.row for o in parsed.orders] == [2, 4, 5, 6]
     assert "same as order row 2" in reasons_by_row(parsed)[7]
@@ -359,3 +359,30 @@ def test_random_tables_read_the_same_both_ways(table):
     cutoff = datetime(2024, 1, 1, 12)
     both(df, posted_by=(lambda stamp: not isinstance(stamp, datetime) or stamp <= cutoff)
          if deadline else None)
+
+
+def test_a_stores_blank_cells_and_whole_floats_are_read_the_short_way():
+    """A workbook or a Google Sheet gives "" for a blank cell and 2.0 for a number: such rows
+    are common too, and read to what the long way reads."""
+    rows = [{"player": "Avalon", "order": "build", "amount": 2.0},
+            {"player": "Avalon", "order": "deal", "deal": "d1", "to": "Bretagne",
+             "amount": 3.0},
+            {"player": "Bretagne", "order": "deal", "deal": "d2", "to": "Avalon",
+             "territory": "Ys"},
+            {"player": "Cornwall", "order": "claim", "territory": "Sarum"},
+            {"player": "Cornwall", "order": "build", "amount": 2.5},
+            {"player": "Cornwall", "order": "build", "amount": 0.0},
+            {"player": "Cornwall", "order": "build", "amount": -0.0},
+            {"player": "Cornwall", "order": "build", "amount": True},
+            {"player": "Cornwall", "order": "build", "amount": 2},
+            {"player": "Avalon", "order": "build", "amount": 2.0},
+            {"player": "Bretagne", "order": "pay", "to": "Avalon", "sum": 1.5},
+            {"player": "Bretagne", "order": "claim", "territory": "", "turn": ""},
+            {"player": "Bretagne", "order": "claim", "territory": "Camelot", "result": ""}]
+    df = frame(rows).map(lambda v: "" if v is None else v)
+    parsed = both(df)
+    assert sorted(quick_rows(df)) == [2, 3, 4, 5, 10, 11, 12, 14]
+    assert [(o.row, o.fields.get("amount")) for o in parsed.orders if o.kind == "build"] == \
+        [(2, 2), (10, 2)]
+    assert "same as order row 2" in reasons_by_row(parsed)[11]
+    assert set(reasons_by_row(parsed)) == {6, 7, 8, 9, 11, 13}

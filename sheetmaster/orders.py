@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import repeat
-from operator import attrgetter, is_
 from typing import Any
 
 import numpy as np
@@ -19,6 +17,23 @@ import pandas as pd
 
 from sheetmaster import reasons, values
 from sheetmaster.model import Order, OrderResult, Status
+from sheetmaster.order_rows import (
+    FAILED,
+    MEMO_BY_TYPE,
+    MEMO_TYPES,
+    FirstRows,
+    Memo,
+    QuickRows,
+    ascending,
+    exact_names,
+    field_dicts,
+    is_empty,
+    is_none,
+    numbered,
+    order_codes,
+    other_positions,
+    take,
+)
 from sheetmaster.values import BadValue
 
 # Columns every Orders tab has, whatever the ruleset.
@@ -139,18 +154,18 @@ class OrderReader:
         quick = self._quick_rows(data, len(rows), posted_by)
         positions = np.array(quick.positions, dtype=np.intp)
         posting = np.argsort(positions, kind="stable")  # the common rows in posting order
-        firsts = _FirstRows(quick)
+        firsts = FirstRows(quick)
         repeats = [quick.positions[j] for j in firsts.repeats()
                    if quick.kinds[j] not in self.repeatable]
         long = _LongWay(self, data, rows, turn, posted_by, firsts, positions[posting])
-        long.read(_other_positions(len(rows), positions), repeats)
-        orders, kept = _numbered(rows, quick, positions, posting, long.quick_rows_taken,
+        long.read(other_positions(len(rows), positions), repeats)
+        orders, kept = numbered(rows, quick, positions, posting, long.quick_rows_taken,
                                  long.orders)
-        return ParsedOrders(orders, long.rejected, _take(rows, sorted(kept + long.blank_turn)),
+        return ParsedOrders(orders, long.rejected, take(rows, sorted(kept + long.blank_turn)),
                             long.rows_typed)
 
     def _quick_rows(self, data: dict[str, list], n: int,
-                    posted_by: Callable[[Any], bool] | None) -> _QuickRows:
+                    posted_by: Callable[[Any], bool] | None) -> QuickRows:
         """The common rows read the short way, column by column, kind by kind.
 
         A row is common when the intake is not authenticated, the row has no result, turn or
@@ -159,11 +174,11 @@ class OrderReader:
         reads such a row to the very same order: it finds nothing to skip or check on it, and
         reads each field just so. Every other row is left to the long way, which says why.
         """
-        quick = _QuickRows([], [], [], [], [])
+        quick = QuickRows([], [], [], [], [])
         if self.authenticated or n == 0 or not self.quick_reading:
             return quick
         blanks = [None] * n
-        players = _exact_names(data.get(PLAYER) or blanks, self._players.exact_get)
+        players = exact_names(data.get(PLAYER) or blanks, self._players.exact_get)
         for kind, rows in self._common_rows(data, n, posted_by, players):
             plan = self._plan(kind)
             columns = [f.column for f, _ in plan]
@@ -172,15 +187,15 @@ class OrderReader:
             read, failed = [], set()
             for f, lookup in plan:
                 cells, any_failed = self._quick_column(
-                    kind, f, lookup, _take(data.get(f.column) or blanks, rows))
+                    kind, f, lookup, take(data.get(f.column) or blanks, rows))
                 read.append(cells)
                 if any_failed:
-                    failed.update(j for j, value in enumerate(cells) if value is _FAILED)
+                    failed.update(j for j, value in enumerate(cells) if value is FAILED)
             if failed:
                 kept = [j for j in range(len(rows)) if j not in failed]
-                rows, read = _take(rows, kept), [_take(cells, kept) for cells in read]
-            quick.add(rows, _take(players, rows), kind.name, read,
-                      _field_dicts(columns, read, len(rows)))
+                rows, read = take(rows, kept), [take(cells, kept) for cells in read]
+            quick.add(rows, take(players, rows), kind.name, read,
+                      field_dicts(columns, read, len(rows)))
         return quick
 
     def _common_rows(self, data: dict[str, list], n: int,
@@ -188,13 +203,13 @@ class OrderReader:
                      players: list[str | None]) -> Iterator[tuple[OrderKind, list[int]]]:
         """Each order kind with the positions of its rows that may be common: a player found,
         the order typed as the game writes it, and no result, turn or timestamp cell."""
-        common = ~_is_none(players)
+        common = ~is_none(players)
         for column in (RESULT, TURN, "timestamp" if posted_by is not None else None):
             cells = data.get(column) if column is not None else None
             if cells:
-                common &= _is_empty(cells)
+                common &= is_empty(cells)
         code = {id(kind): position for position, kind in enumerate(self.kinds)}
-        codes = _codes(data.get(ORDER) or [None] * n,
+        codes = order_codes(data.get(ORDER) or [None] * n,
                        {text: code[id(kind)] for text, kind in self.by_name.items()})
         for position, kind in enumerate(self.kinds):
             rows = np.flatnonzero(common & (codes == position)).tolist()
@@ -204,7 +219,7 @@ class OrderReader:
     def _quick_column(self, kind: OrderKind, f: Field, lookup: values.Names | None,
                       cells: list) -> tuple[list, bool]:
         """:meth:`_quick_field` of each cell, each distinct cell read once; and whether any of
-        them is _FAILED.
+        them is FAILED.
 
         Cells are remembered by value only when all are exact ``str``, ``int`` or None: among
         those, equal cells are the same value of the same type (unlike ``True == 1 == 1.0``).
@@ -215,14 +230,14 @@ class OrderReader:
         def read(cell: Any) -> Any:
             return self._quick_field(kind, f, lookup, cell)
 
-        if not set(map(type, cells)) <= _MEMO_TYPES:
+        if not set(map(type, cells)) <= MEMO_TYPES:
             # e.g. a workbook's amounts: floats, and "" for blank. One memo per exact type:
             # within a type, equal cells read alike (1 == 1.0 == True only across types).
-            memos = {t: _Memo(read) for t in _MEMO_BY_TYPE}
+            memos = {t: Memo(read) for t in MEMO_BY_TYPE}
             found = [memos[type(cell)][cell] if type(cell) in memos else read(cell)
                      for cell in cells]
-            return found, any(value is _FAILED for value in found)
-        memo = _Memo(read)
+            return found, any(value is FAILED for value in found)
+        memo = Memo(read)
         if lookup is not None:
             found = list(map(lookup.exact_get, cells))
             found = [name if name is not None else memo[cell] for name, cell in zip(found, cells)]
@@ -231,11 +246,11 @@ class OrderReader:
                      and trimmed[0] not in _FORMULA_STARTS else memo[cell] for cell in cells]
         else:
             found = list(map(memo.__getitem__, cells))
-        return found, _FAILED in memo.values()
+        return found, FAILED in memo.values()
 
     def _quick_field(self, kind: OrderKind, f: Field, lookup: values.Names | None,
                      cell: Any) -> Any:
-        """A field read as :meth:`_read_row` reads it, or _FAILED where that would reject it."""
+        """A field read as :meth:`_read_row` reads it, or FAILED where that would reject it."""
         # a blank cell names nothing: not looked up (a miss folds every name of the game)
         found = lookup.get(cell) if lookup is not None and type(cell) is str and cell \
             else None
@@ -244,7 +259,7 @@ class OrderReader:
         try:
             return self._read_field(kind, f, cell)
         except BadValue:
-            return _FAILED
+            return FAILED
 
     def _name(self, category: str, text: str) -> str | None:
         lookup = self.names.get(category)
@@ -348,58 +363,6 @@ class OrderReader:
         return found
 
 
-#: a field the quick read could not read: its row is read the long way, which says why.
-_FAILED = object()
-#: cell types whose equal values are the same value of the same type (see _quick_column).
-_MEMO_TYPES = frozenset({str, int, type(None)})
-#: cell types remembered each in a memo of its own (see _quick_column): within one of them,
-#: equal cells read alike (0.0 and -0.0 both fail to be at least 1; a NaN equals nothing).
-_MEMO_BY_TYPE = frozenset({str, int, float, type(None)})
-
-
-class _Memo(dict):
-    """cell -> what ``read(cell)`` gives, each distinct cell read once."""
-
-    __slots__ = ("read",)
-
-    def __init__(self, read: Callable[[Any], Any]) -> None:
-        super().__init__()
-        self.read = read
-
-    def __missing__(self, cell: Any) -> Any:
-        value = self[cell] = self.read(cell)
-        return value
-
-
-@dataclass
-class _QuickRows:
-    """Rows read the short way (:meth:`OrderReader._quick_rows`), one entry per row, kind by
-    kind: in posting order within each kind."""
-
-    positions: list[int]
-    players: list[str]
-    kinds: list[str]
-    fields: list[dict[str, Any]]
-    #: the hash of each row's duplicate key (:meth:`key`), a block of rows at a time.
-    hash_blocks: list[np.ndarray]
-
-    def add(self, positions: list[int], players: list[str], kind: str, read: list[list],
-            fields: list[dict[str, Any]]) -> None:
-        """Rows of one kind: their players, and their field values column by column."""
-        self.positions += positions
-        self.players += players
-        self.kinds += repeat(kind, len(positions))
-        self.fields += fields
-        # Each key's tuple lives only while it is hashed: zip makes the next one in its place.
-        keys = zip(players, repeat(kind), *read)
-        self.hash_blocks.append(np.fromiter(map(hash, keys), dtype=np.int64,
-                                            count=len(positions)))
-
-    def key(self, j: int) -> tuple:
-        """Row ``j``'s duplicate key, as the long way makes it: (player, kind, *field values)."""
-        return (self.players[j], self.kinds[j], *self.fields[j].values())
-
-
 class _LongWay:
     """Reads rows the long way, in posting order, and checks every order for a repeat.
 
@@ -408,7 +371,7 @@ class _LongWay:
     """
 
     def __init__(self, reader: OrderReader, data: dict[str, list], rows: list[int], turn: int,
-                 posted_by: Callable[[Any], bool] | None, firsts: _FirstRows,
+                 posted_by: Callable[[Any], bool] | None, firsts: FirstRows,
                  quick_positions: np.ndarray) -> None:
         self.reader, self.rows, self.turn, self.posted_by = reader, rows, turn, posted_by
         self.firsts, self.quick_positions = firsts, quick_positions  # sorted
@@ -433,7 +396,7 @@ class _LongWay:
         order, and with them any later common row whose order a row read here gave first."""
         common = set(repeats)
         taken: list[int] = []  # common rows taken on the way (a heap)
-        for i in _ascending(sorted(others + repeats), taken):
+        for i in ascending(sorted(others + repeats), taken):
             taken_from = self._read_row(i)
             if i in common:
                 self.quick_rows_taken.add(i)
@@ -509,134 +472,6 @@ class _LongWay:
         common_before = bisect.bisect_left(self._quick_list, i)
         return common_before - len(self.quick_rows_taken) + len(self.orders)
 
-
-class _FirstRows:
-    """Finds the first common row of each duplicate key.
-
-    The keys are sorted by hash rather than put in a dict: for a million rows, sorting a
-    million numbers costs less than a million dict entries. Equal keys have equal hashes, so
-    only rows whose hashes match are compared, with ``==`` as a dict would.
-    """
-
-    def __init__(self, quick: _QuickRows) -> None:
-        self.quick = quick
-        hashes = np.concatenate(quick.hash_blocks or [np.zeros(0, dtype=np.int64)])
-        # Rows with one hash stay in their order: equal keys are of one kind, so in posting order.
-        self.by_hash = np.argsort(hashes, kind="stable")
-        self.hashes = hashes[self.by_hash]
-        self._lists: tuple[list[int], list[int]] | None = None  # by_hash and hashes, as lists
-
-    def repeats(self) -> list[int]:
-        """The indexes of the common rows whose key an earlier common row has."""
-        same = self.hashes[1:] == self.hashes[:-1]
-        if not same.any():
-            return []
-        shared = np.zeros(len(self.hashes), dtype=bool)  # rows whose hash another row has
-        shared[1:] |= same
-        shared[:-1] |= same
-        first: dict[tuple, int] = {}
-        return [j for j in np.sort(self.by_hash[shared]).tolist()
-                if first.setdefault(self.quick.key(j), j) != j]
-
-    def position(self, key: tuple) -> int | None:
-        """The position of the first common row with ``key``, or None."""
-        if not self.quick.positions:
-            return None
-        if self._lists is None:  # for one key at a time, lists and bisect beat numpy
-            self._lists = self.by_hash.tolist(), self.hashes.tolist()
-        by_hash, hashes = self._lists
-        h = hash(key)
-        for k in range(bisect.bisect_left(hashes, h), bisect.bisect_right(hashes, h)):
-            if self.quick.key(by_hash[k]) == key:
-                return self.quick.positions[by_hash[k]]
-        return None
-
-
-def _ascending(positions: list[int], more: list[int]) -> Iterator[int]:
-    """The sorted ``positions`` with the heap ``more`` merged in, in ascending order; the heap
-    may grow on the way, by positions after the last one given."""
-    for i in positions:
-        while more and more[0] < i:
-            yield heapq.heappop(more)
-        yield i
-    while more:
-        yield heapq.heappop(more)
-
-
-def _other_positions(n: int, positions: np.ndarray) -> list[int]:
-    """The positions below ``n`` not in ``positions``."""
-    other = np.ones(n, dtype=bool)
-    other[positions] = False
-    return np.flatnonzero(other).tolist()
-
-
-def _numbered(rows: list[int], quick: _QuickRows, positions: np.ndarray, posting: np.ndarray,
-              taken: set[int], long: list[tuple[int, Order]]) -> tuple[list[Order], list[int]]:
-    """The orders of the common rows not ``taken`` the long way and of the ``long`` ones, in
-    posting order, each one's seq its place among them; and the positions of those common
-    rows, in posting order (``positions`` are the common rows', ``posting`` puts them in
-    posting order)."""
-    if taken:
-        posting = posting[~np.isin(positions[posting], list(taken))]
-    kept = positions[posting]
-    seqs = np.zeros(len(positions), dtype=np.intp)  # rows taken the long way get none
-    seqs[posting] = np.arange(len(posting))
-    long_positions = [i for i, _ in long]
-    if long_positions:
-        seqs[posting] += np.searchsorted(long_positions, kept)
-    orders = _take(list(map(Order, _take(rows, quick.positions), seqs.tolist(), quick.players,
-                            quick.kinds, quick.fields)), posting.tolist())
-    if long:
-        orders = sorted(orders + [order for _, order in long], key=attrgetter("seq"))
-    return orders, kept.tolist()
-
-
-def _exact_names(cells: list, get: Callable[[str], Any]) -> list:
-    """``get(cell)`` for each text cell, None for any other cell (a number is never a name
-    typed as the game writes it, even if its text is one)."""
-    if set(map(type, cells)) <= {str, type(None)}:
-        return list(map(get, cells))  # None finds nothing: names and order kinds are text
-    return [get(cell) if type(cell) is str else None for cell in cells]
-
-
-def _codes(cells: list, code_of: Mapping[str, int]) -> np.ndarray:
-    """``code_of[cell]`` for each text cell that has one, -1 for any other cell."""
-    if set(map(type, cells)) <= {str, type(None)}:
-        found: Iterable[int] = map(code_of.get, cells, repeat(-1))
-    else:
-        found = (code_of.get(cell, -1) if type(cell) is str else -1 for cell in cells)
-    return np.fromiter(found, dtype=np.intp, count=len(cells))
-
-
-def _is_none(cells: list) -> np.ndarray:
-    """Whether each cell is None (nothing else: not NaN, not "")."""
-    return np.fromiter(map(is_, cells, repeat(None)), dtype=bool, count=len(cells))
-
-
-def _is_empty(cells: list) -> np.ndarray:
-    """Whether each cell is empty as a store gives it: None, or "" (a workbook's and a Google
-    Sheet's blank cells). The long way reads both as no turn, result or timestamp."""
-    return np.fromiter(map(_EMPTY.__contains__, zip(map(type, cells), cells)), dtype=bool,
-                       count=len(cells))
-
-
-#: None and "", each with its type: no other cell passes for them.
-_EMPTY = frozenset({(type(None), None), (str, "")})
-
-
-def _take(cells: list, positions: list[int]) -> list:
-    return [cells[i] for i in positions]
-
-
-def _field_dicts(columns: list[str], read: list[list], count: int) -> list[dict[str, Any]]:
-    """A new fields dict for each of ``count`` rows: column -> value, in field order."""
-    if not columns:
-        return [{} for _ in range(count)]
-    dicts = [{columns[0]: value} for value in read[0]]
-    for column, cells in zip(columns[1:], read[1:]):
-        for found, value in zip(dicts, cells):
-            found[column] = value
-    return dicts
 
 def _formula_reason(column: str, text: str) -> str:
     """Why text a player typed is refused as a formula ('' if it is not one).

@@ -251,15 +251,19 @@ class OrderReader:
     def _quick_field(self, kind: OrderKind, f: Field, lookup: values.Names | None,
                      cell: Any) -> Any:
         """A field read as :meth:`_read_row` reads it, or FAILED where that would reject it."""
-        # a blank cell names nothing: not looked up (a miss folds every name of the game)
-        found = lookup.get(cell) if lookup is not None and type(cell) is str and cell \
-            else None
-        if found is not None:
-            return found
         try:
-            return self._read_field(kind, f, cell)
+            return self._field(kind, f, lookup, cell)
         except BadValue:
             return FAILED
+
+    def _field(self, kind: OrderKind, f: Field, lookup: values.Names | None, cell: Any) -> Any:
+        """One field of an order row (``lookup``: the names it must be one of, if any), or
+        BadValue saying why the row is rejected. The common case first: a name typed exactly
+        as the game writes it. A blank cell names nothing: it is not looked up (a miss folds
+        every name of the game)."""
+        found = lookup.get(cell) if lookup is not None and type(cell) is str and cell \
+            else None
+        return found if found is not None else self._read_field(kind, f, cell)
 
     def _name(self, category: str, text: str) -> str | None:
         lookup = self.names.get(category)
@@ -296,15 +300,8 @@ class OrderReader:
                                    name=values.show(kind_text), kinds=self.kind_list))
         fields: dict[str, Any] = {}
         for f, lookup in self._plan(kind):
-            cell = record.get(f.column)
-            # The common case first: a name typed exactly as the game writes it.
-            found = lookup.get(cell) if lookup is not None and type(cell) is str and \
-                cell else None  # a blank cell names nothing: not looked up
-            if found is not None:
-                fields[f.column] = found
-                continue
             try:
-                fields[f.column] = self._read_field(kind, f, cell)
+                fields[f.column] = self._field(kind, f, lookup, record.get(f.column))
             except BadValue as exc:
                 return OrderResult(row, player, kind.name, Status.REJECTED, str(exc))
         return Order(row=row, seq=seq, player=player, kind=kind.name, fields=fields)

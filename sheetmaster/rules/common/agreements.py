@@ -38,10 +38,6 @@ class Agreement:
 
     def missing(self) -> list[str]:
         """The parties, the proposer aside, who have not accepted."""
-        if len(self.parties) == 2 and len(self.accepts) == 1:  # the usual two-party deal
-            who = self.accepts[0].player
-            if who != self.proposer and who in self.parties and self.proposer in self.parties:
-                return []
         return sorted(self.parties - {self.proposer} - {o.player for o in self.accepts})
 
     def break_by(self, row: int) -> None:

@@ -307,6 +307,25 @@ def test_report_dir_writes_each_clans_own_report_and_the_gms(tmp_path, capsys):
     assert "Ninja against" not in printed and "assassinate" not in printed
 
 
+def test_a_resolve_groups_the_turn_once_for_all_its_reports(tmp_path, monkeypatch):
+    """The public report and every player's own come from one grouping of the turn."""
+    from sheetmaster import report
+    from sheetmaster.cli import main
+
+    made = []
+    grouped = report.TurnGroups.__init__
+
+    def counting(self, *args, **kwargs):
+        made.append(1)
+        grouped(self, *args, **kwargs)
+
+    game = tmp_path / "clans.xlsx"
+    assert main(["new", "clans", str(game), "--example"]) == 0
+    monkeypatch.setattr(report.TurnGroups, "__init__", counting)
+    assert main(["resolve", str(game), "--force", "--report-dir", str(tmp_path / "r")]) == 0
+    assert len(made) == 1
+
+
 def test_a_dry_run_before_the_deadline_uses_practice_dice(tmp_path, capsys):
     import json
 

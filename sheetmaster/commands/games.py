@@ -23,6 +23,7 @@ from sheetmaster.console import print_table
 from sheetmaster.delivery.discord import DeliveryError
 from sheetmaster.exits import Exit, UsageError, classify
 from sheetmaster.games import Game, github_matrix, load_games, select
+from sheetmaster.report import TurnGroups
 from sheetmaster.runs import Mode
 from sheetmaster.stores.xlsx import XlsxStore
 
@@ -97,16 +98,17 @@ def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameR
                 target = store.report_path(result.turn)
             elif target is None:
                 target = Path(f"{game.name}-turn-{result.turn}-report.md")
-            written = write_report(store, outcome, target)
+            groups = TurnGroups(outcome.ruleset, result)  # once, for all the turn's reports
+            written = write_report(store, outcome, target, groups=groups)
             note = f"report: {written}"
             drawn = picture.write(map_file(written))
             if drawn:
                 note += f", map: {drawn}"
             if getattr(args, "report_dir", None):
-                write_reports(outcome, Path(args.report_dir) / game.name)
+                write_reports(outcome, Path(args.report_dir) / game.name, groups=groups)
             if webhooks:
                 try:
-                    note += f"; {post(outcome, webhooks, picture.png)}"
+                    note += f"; {post(outcome, webhooks, picture.png, groups=groups)}"
                 except DeliveryError as exc:
                     log.error("%s: %s", game.name, exc)
                     return GameRun(game, "resolved", Exit.STORE, turn=result.turn,

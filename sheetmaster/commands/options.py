@@ -13,7 +13,7 @@ from sheetmaster import fairness
 from sheetmaster.console import Steps, verbosity
 from sheetmaster.exits import UsageError
 from sheetmaster.model import TurnResult
-from sheetmaster.report import GM, player_report, player_reports
+from sheetmaster.report import GM, TurnGroups, player_report, player_reports
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.runs import Mode, RunOutcome, run_turn
 from sheetmaster.stores.xlsx import XlsxStore
@@ -162,16 +162,17 @@ def report_dir_option(p: argparse.ArgumentParser) -> None:
                         "keep gm.md to yourself")
 
 
-def write_reports(outcome: RunOutcome, folder: str | Path, *,
-                  checked: bool = False) -> list[Path]:
+def write_reports(outcome: RunOutcome, folder: str | Path, *, checked: bool = False,
+                  groups: TurnGroups | None = None) -> list[Path]:
     """Each player's own report and the GM's, as NAME.md files in ``folder`` (``checked``:
-    of a check, each player's orders as they stand and their own notes)."""
+    of a check, each player's orders as they stand and their own notes; ``groups``: the turn
+    grouped for its reports, if the run has it already)."""
     assert outcome.result is not None and outcome.ruleset is not None
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for who, text in player_reports(outcome.ruleset, outcome.result,
-                                    checked=checked).items():
+    for who, text in player_reports(outcome.ruleset, outcome.result, checked=checked,
+                                    groups=groups).items():
         path = folder / f"{safe_file_name(who.casefold() if who == GM else who)}.md"
         write_text_atomically(path, text)
         written.append(path)
@@ -184,11 +185,14 @@ def safe_file_name(name: str) -> str:
     return kept or "player"
 
 
-def write_report(store: Any, outcome: RunOutcome, report: str | Path | None) -> Path:
-    """The players' turn report of a written resolve, where asked or beside the game."""
+def write_report(store: Any, outcome: RunOutcome, report: str | Path | None, *,
+                 groups: TurnGroups | None = None) -> Path:
+    """The players' turn report of a written resolve, where asked or beside the game
+    (``groups``: the turn grouped for its reports, if the run has it already)."""
     assert outcome.result is not None and outcome.ruleset is not None
     path = Path(report) if report else store.report_path(outcome.result.turn)
-    write_text_atomically(path, player_report(outcome.ruleset, outcome.result))
+    write_text_atomically(path, player_report(outcome.ruleset, outcome.result,
+                                              groups=groups))
     return path
 
 

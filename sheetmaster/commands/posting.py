@@ -12,6 +12,7 @@ import logging
 from sheetmaster import values
 from sheetmaster.delivery.webhooks import PLAYERS_ENV, PUBLIC_ENV, Webhooks, from_env
 from sheetmaster.exits import UsageError
+from sheetmaster.report import TurnGroups
 from sheetmaster.runs import RunOutcome
 
 log = logging.getLogger("sheetmaster")
@@ -36,15 +37,16 @@ def discord_webhooks(wanted: bool) -> Webhooks | None:
 
 
 def post(outcome: RunOutcome, webhooks: Webhooks, map_png: bytes | None, *,
-         quiet: bool = False) -> str:
+         quiet: bool = False, groups: TurnGroups | None = None) -> str:
     """Post the written turn; returns a line saying where it went (``quiet``: logged
-    instead, and nothing else on stdout either, for --json)."""
+    instead, and nothing else on stdout either, for --json; ``groups``: the turn grouped for
+    its reports, if the run has it already)."""
     from sheetmaster.delivery.post import post_turn
 
     assert outcome.result is not None and outcome.ruleset is not None
     game = values.text(outcome.result.after.meta.get("game"))
     posted = post_turn(outcome.ruleset, outcome.result, webhooks, game=game, map_png=map_png,
-                       mask=not quiet)
+                       mask=not quiet, groups=groups)
     line = (f"posted to Discord: {', '.join(posted.channels) or 'no channel'} "
             f"({posted.messages} messages)")
     if posted.unreached:

@@ -29,7 +29,7 @@ from sheetmaster.console import out_console
 from sheetmaster.engine import CHECK_WORDS
 from sheetmaster.exits import Exit, UsageError
 from sheetmaster.model import Status, TurnResult
-from sheetmaster.report import format_diff, format_results
+from sheetmaster.report import TurnGroups, format_diff, format_results
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.runs import Mode, RunOutcome, undo_turn
 from sheetmaster.sealed import SecretNeeded
@@ -52,19 +52,22 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
     webhooks = discord_webhooks(getattr(args, "discord", False) and mode is not Mode.CHECK)
     picture = TurnMap.from_args(args) if mode is not Mode.CHECK else None
     reports: list[Path] = []
+    groups: TurnGroups | None = None  # the turn grouped once for all its reports
 
     def before_save(ruleset: Ruleset, result: TurnResult) -> None:
         """The map is drawn (its problems stop the turn before anything is written) and the
         players' reports written just before the turn, so no kill can lose them (a run killed
         before its write leaves the turn, and its reports, to the next run)."""
+        nonlocal groups
         if mode is Mode.CHECK:
             return
         if picture:
             picture.draw(ruleset, result)
         written = RunOutcome(ruleset, result, written=True)
-        reports.append(write_report(store, written, args.report))
+        groups = TurnGroups(ruleset, result)
+        reports.append(write_report(store, written, args.report, groups=groups))
         if getattr(args, "report_dir", None):
-            reports.extend(write_reports(written, args.report_dir))
+            reports.extend(write_reports(written, args.report_dir, groups=groups))
 
     try:
         outcome = play(store, mode, args, secret=secret, before_save=before_save)
@@ -85,7 +88,8 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
         write_reports(outcome, args.report_dir, checked=True)  # each player's hand, as it is
     drawn = picture.write(map_file(report)) if picture and report else None
     posted = post(outcome, webhooks, picture.png if picture else None,
-                  quiet=getattr(args, "json", False)) if webhooks and outcome.written else ""
+                  quiet=getattr(args, "json", False), groups=groups) \
+        if webhooks and outcome.written else ""
     shown = result.public()  # output may land in a public CI log: no secrets, no private lines
     bad = sum(r.status is Status.REJECTED for r in result.results)
     code = Exit.REJECTED if mode is Mode.CHECK and bad else Exit.OK

@@ -42,16 +42,17 @@ class Posted:
 
 def post_turn(ruleset: Ruleset, result: TurnResult, webhooks: Webhooks, *, game: str = "",
               map_png: bytes | None = None, client: DiscordClient | None = None,
-              mask: bool = True) -> Posted:
+              mask: bool = True, groups: TurnGroups | None = None) -> Posted:
     """Post the turn to every channel the webhooks give; raises DeliveryError at the end if
     any channel could not be reached. ``mask``: in GitHub Actions, mask the addresses in the
-    job's log first (a line on stdout the runner swallows)."""
+    job's log first (a line on stdout the runner swallows). ``groups``: the turn grouped for
+    its reports, if the run has it already."""
     client = client or DiscordClient()
     if mask:
         mask_in_github_actions(webhooks)
     posted = Posted()
     title = f"**{inert(game)}: turn {result.turn}**" if game else f"**Turn {result.turn}**"
-    groups = TurnGroups(ruleset, result)  # the turn grouped once for every report
+    groups = groups or TurnGroups(ruleset, result)  # the turn grouped once for every report
     with scrubbed_logs(webhooks.addresses()):
         if webhooks.public is not None:
             files = [_map_file(map_png, result.turn)] if map_png else []

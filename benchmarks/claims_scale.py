@@ -645,9 +645,10 @@ def worker_profile(size: int, seed: int, top: int) -> None:
     stats.sort_stats("tottime").print_stats(top)
 
 
-def run_worker(args: list[str]) -> dict[str, Any]:
-    """Run this script as a worker in a fresh interpreter; returns its JSON answer."""
-    cmd = [sys.executable, str(Path(__file__).resolve()), *args]
+def run_worker(args: list[str], script: str = __file__) -> dict[str, Any]:
+    """Run ``script`` (this one by default) as a worker in a fresh interpreter, so that its
+    peak memory is its own; returns its JSON answer (the last line it prints)."""
+    cmd = [sys.executable, str(Path(script).resolve()), *args]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"worker {' '.join(args)} failed ({done.returncode}):\n"
@@ -830,19 +831,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print()
         print(io_report(io))
     if args.out:
-        report = {
-            "python": platform.python_version(),
-            "machine": platform.machine(),
-            "cpus": os.cpu_count(),
-            "seed": args.seed,
-            "sizes": rows,
-            "target_1e6": target,
-            "io": io,
-        }
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-        print(f"\nresults written to {args.out}")
+        write_results(args.out, args.seed, rows, target_1e6=target, io=io)
     return 0
+
+
+def write_results(out: Path, seed: int, rows: list[dict[str, Any]], **more: Any) -> None:
+    """The run's figures as JSON in ``out``, with the machine they were measured on."""
+    report = {"python": platform.python_version(), "machine": platform.machine(),
+              "cpus": os.cpu_count(), "seed": seed, "sizes": rows, **more}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"\nresults written to {out}")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,6 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -122,15 +121,10 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 def run_worker(size: int, args: argparse.Namespace) -> dict[str, Any]:
     repeat = args.repeat or (3 if size <= REPEAT_UP_TO else 1)
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--size", str(size),
-           "--seed", str(args.seed), "--repeat", str(repeat)]
+    worker = ["--worker", "--size", str(size), "--seed", str(args.seed), "--repeat", str(repeat)]
     if args.one_at_a_time:
-        cmd.append("--one-at-a-time")
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"worker at {size} failed ({done.returncode}):\n"
-                           f"{done.stderr[-4000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+        worker.append("--one-at-a-time")
+    return claims_scale.run_worker(worker, script=__file__)
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -176,11 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("player's own, and all of them (public + reports):")
     print(table(rows))
     if args.out:
-        report = {"python": platform.python_version(), "machine": platform.machine(),
-                  "cpus": os.cpu_count(), "seed": args.seed, "sizes": rows}
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-        print(f"\nresults written to {args.out}")
+        claims_scale.write_results(args.out, args.seed, rows)
     return 0
 
 

@@ -103,13 +103,17 @@ class Event:
     def public(self) -> bool:
         return self.audience == PUBLIC
 
+    @property
+    def reader(self) -> str | None:
+        """The one player who may see it besides the GM (None when it is public): its own
+        player if it is private, else its audience (GM_ONLY names no player)."""
+        if self.audience == PUBLIC:
+            return None
+        return self.player if self.audience == PRIVATE else self.audience
+
     def visible_to(self, player: str) -> bool:
         """Whether ``player`` may see it (the GM sees everything)."""
-        if self.audience == PUBLIC:
-            return True
-        if self.audience == PRIVATE:
-            return player == self.player
-        return self.audience == player
+        return self.audience == PUBLIC or self.reader == player
 
 
 @dataclass

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from sheetmaster import collector
 from sheetmaster.engine import all_tables
-from sheetmaster.model import GM_ONLY, PRIVATE, Event, GameState, OrderResult, Status, TurnResult
+from sheetmaster.model import GM_ONLY, Event, GameState, OrderResult, Status, TurnResult
 from sheetmaster.orders import PLAYER
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Kind, Table
@@ -234,15 +234,14 @@ class TurnGroups:
         for r in result.results:
             self.orders[r.player].append(r)
         #: every line by the player it concerns; the lines that are not public by the one
-        #: player who may see them (Event.visible_to: the line's own player if it is private,
-        #: else its audience).
+        #: player who may see them (Event.reader).
         self.events: dict[str, list[Event]] = defaultdict(list)
         self.hidden: dict[str, list[Event]] = defaultdict(list)
         self._dice_at: dict[int, int] = {}  # id of a dice line -> its place in the turn
         for at, e in enumerate(result.events):
             self.events[e.player].append(e)
             if not e.public:
-                self.hidden[e.player if e.audience == PRIVATE else e.audience].append(e)
+                self.hidden[e.reader].append(e)
             if e.kind == "dice":
                 self._dice_at[id(e)] = at
         whole = _by_phase(ruleset, [e for e in self.events.get("", ()) if e.public])

@@ -12,7 +12,7 @@ import heapq
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import repeat
-from operator import attrgetter, is_
+from operator import is_
 from typing import Any
 
 import numpy as np
@@ -147,11 +147,15 @@ def numbered(rows: list[int], quick: QuickRows, positions: np.ndarray, posting: 
     long_positions = [i for i, _ in long]
     if long_positions:
         seqs[posting] += np.searchsorted(long_positions, kept)
-    orders = take(list(map(Order, take(rows, quick.positions), seqs.tolist(), quick.players,
-                            quick.kinds, quick.fields)), posting.tolist())
+    made = np.empty(len(positions), dtype=object)
+    made[:] = list(map(Order, take(rows, quick.positions), seqs.tolist(), quick.players,
+                       quick.kinds, quick.fields))
+    # Each order goes to its seq's place: the seqs are 0, 1, 2... among all of them.
+    orders = np.empty(len(posting) + len(long), dtype=object)
+    orders[seqs[posting]] = made[posting]
     if long:
-        orders = sorted(orders + [order for _, order in long], key=attrgetter("seq"))
-    return orders, kept.tolist()
+        orders[[order.seq for _, order in long]] = [order for _, order in long]
+    return orders.tolist(), kept.tolist()
 
 
 def exact_names(cells: list, get: Callable[[str], Any]) -> list:

@@ -225,6 +225,19 @@ def fold(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+#: what makes a name's folded form more than its casefold: white space at an end, two in a
+#: row, or any but the plain space (in names joined by NUL, which is no white space).
+_NOT_PLAIN = re.compile(r"^\s|\s$|\s\s|\s\x00|\x00\s|[^\S ]")
+
+
+def fold_all(names: list[str]) -> list[str]:
+    """:func:`fold` of each name; a million names of single-spaced words in a few C passes."""
+    joined = "\x00".join(names)
+    if joined.count("\x00") != len(names) - 1 or _NOT_PLAIN.search(joined):
+        return list(map(fold, names))
+    return joined.casefold().split("\x00")
+
+
 class Names:
     """Finds a name as the game writes it, from any spelling that folds the same.
 
@@ -247,10 +260,10 @@ class Names:
         found = self._exact.get(text)
         if found is None:
             if self._folded is None:
-                folded: dict[str, str] = {}
-                for key, name in self._exact.items():
-                    folded.setdefault(fold(key), name)
-                self._folded = folded
+                # Each folded form finds the first name that has it: later pairs overwrite
+                # earlier ones, so the pairs go in backwards.
+                keys, names = list(self._exact), list(self._exact.values())
+                self._folded = dict(zip(reversed(fold_all(keys)), reversed(names)))
             found = self._folded.get(fold(text))
         return found
 

@@ -66,6 +66,37 @@ def test_names_fold_apart_agrees_with_the_row_by_row_check(seed):
     assert schema.folds_apart(names) == (not slow_unique(names))
 
 
+# -- folded names: one casefold for a million names ------------------------------------------
+
+NAME_PARTS = ["a", "A", "b", "ß", "SS", "İ", "\u212a", "σ", "ς", "\x00", *SPACES]
+
+
+@pytest.mark.parametrize("names", [
+    [], [""], ["A"], [" A"], ["A "], ["A  B"], ["A B", "c\x00d"], ["A\tB"], ["\u00a0A"],
+    ["Straße", "İstanbul", "K\u212a"], ["A", "", "B"], ["x\x00", "y"],
+])
+def test_folding_names_in_bulk_is_folding_each(names):
+    assert values.fold_all(names) == [values.fold(n) for n in names]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_folding_names_in_bulk_agrees_with_folding_each(seed):
+    rng = random.Random(seed)
+    names = ["".join(rng.choice(NAME_PARTS) for _ in range(rng.randint(0, 4)))
+             for _ in range(rng.randint(0, 30))]
+    if seed % 2:
+        names = [values.fold(n).upper() for n in names]  # plain names: the bulk way
+    assert values.fold_all(names) == [values.fold(n) for n in names]
+
+
+def test_a_name_typed_any_way_finds_the_first_name_that_folds_as_it_does():
+    names = values.Names(["North Sea", "NORTH SEA", "Åland"], {"the north": "North Sea"})
+    assert names.get("  north   sea ") == "North Sea"
+    assert names.get("ÅLAND") == "Åland"
+    assert names.get("The North") == "North Sea"
+    assert names.get("south sea") is None
+
+
 # -- text columns: one C loop for a million str cells -----------------------------------------
 
 @pytest.mark.parametrize("cells", [

@@ -8,7 +8,7 @@ its phases in order, each as its turn order lays it out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -295,6 +295,15 @@ class Context:
         if order.row in self._results:
             raise RuntimeError(f"order row {order.row} was resolved twice")
         self._results[order.row] = OrderResult(order.row, order.player, order.kind, status, reason)
+
+    def resolve_all(self, orders: Iterable[Order], status: Status, reason: str = "") -> None:
+        """:meth:`resolve` each of ``orders`` alike (e.g. every row of an agreement)."""
+        results = self._results
+        for order in orders:
+            if order.row in results:
+                raise RuntimeError(f"order row {order.row} was resolved twice")
+            results[order.row] = OrderResult(order.row, order.player, order.kind, status,
+                                              reason)
 
     def resolved(self, order: Order) -> OrderResult | None:
         return self._results.get(order.row)

@@ -38,7 +38,9 @@ class Agreement:
 
     def missing(self) -> list[str]:
         """The parties, the proposer aside, who have not accepted."""
-        return sorted(self.parties - {self.proposer} - {o.player for o in self.accepts})
+        accepted = {o.player for o in self.accepts}
+        accepted.add(self.proposer)
+        return sorted(self.parties - accepted)
 
     def break_by(self, row: int) -> None:
         self.broken = self.broken or f"row {row} was rejected"
@@ -55,13 +57,11 @@ def collect(ctx: Context, propose: str, accept: str, *,
     part of.
     """
     found: dict[str, Agreement] = {}
-    key_of = _Folded()
-    for order in ctx.orders(propose):
-        deal = order.fields["deal"]
-        key = key_of(deal)
+    proposals = ctx.orders(propose)
+    for order, key in zip(proposals, _folded_deals(proposals)):
         agreement = found.get(key)
         if agreement is None:
-            agreement = found[key] = Agreement(deal, order.player)
+            agreement = found[key] = Agreement(order.fields["deal"], order.player)
         elif agreement.proposer != order.player:
             ctx.resolve(order, Status.REJECTED, TAKEN.say(
                 deal=values.show(agreement.name), proposer=agreement.proposer))
@@ -72,14 +72,14 @@ def collect(ctx: Context, propose: str, accept: str, *,
             agreement.break_by(order.row)
         else:
             agreement.items.append(order)
+            agreement.parties.update(parties(order))
     for rejected in ctx.rejected_rows(propose):
         agreement = found.get(values.fold(values.text(rejected.record.get("deal"))))
         if agreement is not None and agreement.proposer == rejected.player:
             agreement.break_by(rejected.row)
-    for agreement in found.values():
-        agreement.parties = {p for o in agreement.items for p in parties(o)}
-    for order in ctx.orders(accept):
-        agreement = found.get(key_of(order.fields["deal"]))
+    acceptances = ctx.orders(accept)
+    for order, key in zip(acceptances, _folded_deals(acceptances)):
+        agreement = found.get(key)
         if agreement is None:
             ctx.resolve(order, Status.REJECTED, NO_SUCH.say(
                 deal=values.show(order.fields["deal"])))
@@ -91,15 +91,9 @@ def collect(ctx: Context, propose: str, accept: str, *,
     return found
 
 
-class _Folded(dict):
-    """Deal names as compared (:func:`values.fold`), each spelling folded once: a deal's
-    name is typed on its proposal rows and again on every acceptance."""
-
-    def __missing__(self, name: str) -> str:
-        self[name] = folded = values.fold(name)
-        return folded
-
-    __call__ = dict.__getitem__
+def _folded_deals(orders: list[Order]) -> list[str]:
+    """Each order's deal name as names are compared (:func:`values.fold`), all in one go."""
+    return values.fold_all([order.fields["deal"] for order in orders])
 
 
 def refusal(agreement: Agreement) -> str:
@@ -115,11 +109,8 @@ def refusal(agreement: Agreement) -> str:
 def finish(ctx: Context, agreement: Agreement, status: Status, why: str) -> None:
     """Every row of the agreement gets the same outcome; the proposer's log says it."""
     note = why or f"deal {agreement.name} went through"
-    resolve = ctx.resolve
-    for order in agreement.items:
-        resolve(order, status, note)
-    for order in agreement.accepts:
-        resolve(order, status, note)
+    ctx.resolve_all(agreement.items, status, note)
+    ctx.resolve_all(agreement.accepts, status, note)
     if agreement.items:
         ctx.emit(agreement.proposer, "deal", note if not why else
                  f"deal {agreement.name}: {why}")

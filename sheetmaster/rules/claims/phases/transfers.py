@@ -54,19 +54,20 @@ def _settle(ctx: Context, deal: Agreement) -> None:
     if why:
         agreements.finish(ctx, deal, Status.REJECTED, why)
         return
-    emit = ctx.emit
+    emit, players = ctx.emit, world.players
     for order in deal.items:
         f = order.fields
-        giver, taker = world.players[f["from"]], world.players[f["to"]]
-        if f["item"] == "territory":
-            world.set_owner(world.territories[f["territory"]], taker.name)
+        giver, taker, item = f["from"], f["to"], f["item"]
+        if item == "territory":
             what = f["territory"]
+            world.set_owner(world.territories[what], taker)
         else:
-            world.add(giver, f["item"], -f["amount"])
-            world.add(taker, f["item"], f["amount"])
-            what = f"{f['amount']} {f['item']}"
-        emit(giver.name, "transfer", f"gave {what} to {taker.name} (deal {deal.name})")
-        emit(taker.name, "transfer", f"received {what} from {giver.name} (deal {deal.name})")
+            amount = f["amount"]
+            world.add(players[giver], item, -amount)
+            world.add(players[taker], item, amount)
+            what = f"{amount} {item}"
+        emit(giver, "transfer", f"gave {what} to {taker} (deal {deal.name})")
+        emit(taker, "transfer", f"received {what} from {giver} (deal {deal.name})")
     agreements.finish(ctx, deal, Status.APPLIED, "")
 
 
@@ -91,8 +92,9 @@ def _cannot_apply(world: ClaimsWorld, deal: Agreement) -> str:
             amount, giver, taker = f["amount"], (f["from"], item), (f["to"], item)
             change[giver] = change.get(giver, 0) - amount
             change[taker] = change.get(taker, 0) + amount
-    for (name, item), delta in sorted(change.items()):
-        result = world.held(world.players[name], item) + delta
+    held, players = world.held, world.players
+    for (name, item), delta in sorted(change.items()) if len(change) > 1 else change.items():
+        result = held(players[name], item) + delta
         if result < 0:
             return reasons.BELOW_ZERO.say(player=name, amount=result, item=item)
     return ""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from sheetmaster import collector, reasons, values
@@ -28,7 +29,6 @@ from sheetmaster.fairness import (
 )
 from sheetmaster.lasting import Lasting, lasting_tables
 from sheetmaster.model import (
-    PRIVATE_REASON,
     Event,
     GameState,
     Order,
@@ -339,7 +339,7 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
                     kind=order.kind, now=_when(date)) if order.kind in idle else
                     reasons.NOT_RESOLVED.say())
         secret = {k.name for k in ruleset.order_kinds if k.secret}
-        ordered = sorted(results.values(), key=_posting_order if ruleset.gm_orders else _row)
+        ordered = _in_sheet_order(results)
         for r in ordered if secret else ():
             r.secret = r.kind in secret
         after_tables = dict(state.tables)
@@ -365,12 +365,18 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
                           before if before is not None else private_notes(prepared.world))
 
 
-def _posting_order(r: OrderResult) -> tuple[bool, int]:
-    """The Orders tab's rows, then the GM orders tab's (negative rows)."""
-    return r.row < 0, abs(r.row)
+def _in_sheet_order(results: dict[int, OrderResult]) -> list[OrderResult]:
+    """The results by row: the Orders tab's, then the GM orders tab's (negative rows: -5 is
+    its row 5)."""
+    rows = np.fromiter(results, dtype=np.int64, count=len(results))
+    rows[rows < 0] = _GM_ROWS - rows[rows < 0]
+    found = np.empty(len(results), dtype=object)
+    found[:] = list(results.values())
+    return found[np.argsort(rows)].tolist()
 
 
-_row = operator.attrgetter("row")
+#: what the GM orders tab's rows sort as (after any row of the Orders tab).
+_GM_ROWS = 1 << 40
 
 
 def _run_phases(ruleset: Ruleset, ctx: Context) -> None:
@@ -496,10 +502,11 @@ def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_r
     # A shallow copy: the columns below are replaced whole, never written into, so the
     # before-state keeps its own (a deep copy of a million rows cost a second).
     out = orders.copy(deep=False)
-    where = out.index.get_indexer([r.row for r in results])
+    where = out.index.get_indexer(np.fromiter(map(_row, results), dtype=np.int64,
+                                              count=len(results)))
     words = {s: s.value for s in Status}
-    for col, new in ((RESULT, [words[r.status] for r in results]),
-                     (REASON, [PRIVATE_REASON if r.secret else r.reason for r in results])):
+    for col, new in ((RESULT, list(map(words.__getitem__, map(_status, results)))),
+                     (REASON, list(map(_public_reason, results)))):
         cells = out[col].to_numpy(dtype=object, copy=True)
         cells[where] = new
         out[col] = cells
@@ -508,6 +515,9 @@ def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_r
         cells[out.index.get_indexer(blank_turn_rows)] = turn
         out[TURN] = cells
     return out
+
+
+_row, _status, _public_reason = map(operator.attrgetter, ("row", "status", "public_reason"))
 
 
 __all__ = ["CHECK_WORDS", "Loaded", "Prepared", "StateError", "all_tables", "check",

@@ -33,7 +33,7 @@ from sheetmaster.values import BadValue, Names
 def key_lookups(tables: Iterable[Table], frames: Mapping[str, pd.DataFrame]
                 ) -> dict[str, Names]:
     """Each keyed tab's names, found from any spelling that folds the same."""
-    return {t.tab: Names(n for n in frames[t.tab][t.key].tolist() if n)
+    return {t.tab: Names(list(filter(None, frames[t.tab][t.key].tolist())))
             for t in tables if t.key and t.tab in frames and t.key in frames[t.tab].columns}
 
 
@@ -158,6 +158,8 @@ def _column_values(table: Table, col: Column, cells: list, rows: list[int], live
         refs = _Refs(table, col, tables, lookups, problems)
         get, one = refs.exact, refs.one  # names spelt as their tab spells them: no folding
         if all(live):
+            if list(map(get, cells)).count(None) == cells.count(""):
+                return list(map(get, cells, cells))  # every cell blank or a name, as spelt
             return [(get(c) or one(r, c)) if c else "" for r, c in zip(rows, cells)]
         return [((get(c) or one(r, c)) if c else "") if ok else c
                 for r, c, ok in zip(rows, cells, live)]

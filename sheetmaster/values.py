@@ -250,7 +250,8 @@ class Names:
     __slots__ = ("_exact", "_folded", "_count")
 
     def __init__(self, names: Iterable[str], aliases: Mapping[str, str] | None = None) -> None:
-        self._exact: dict[str, str] = {name: name for name in names}
+        names = names if isinstance(names, (list, tuple)) else list(names)
+        self._exact: dict[str, str] = dict(zip(names, names))
         self._count = len(self._exact)
         for alias, name in (aliases or {}).items():
             self._exact.setdefault(alias, name)

@@ -181,7 +181,8 @@ def read_refs(cells: list, live: list[bool] | None = None) -> tuple[list, list, 
     ["Alba,Brit"], ["Alba , Brit"], ["alba, Brit"], ["Alba; Brit"], ["Alba\nBrit"],
     ["Alba,  Brit"], [", Alba"], ["Alba,"], ["Alba, , Brit"], ["Alba, Narnia"], ["X,Y"],
     ["Alba,\u00a0Brit"], ["New  York"], [" Alba"], [None, "Alba"], [], ["Q;R"], ["S\nT"],
-    ["Alba, X,Y"], ["Alba,  Zed"], ["Alba, Zed "],
+    ["Alba, X,Y"], ["Alba,  Zed"], ["Alba, Zed "], ["Alba\u00a0, Brit"], ["Alba, Brit\u2003"],
+    ["", "Alba, Brit", ""], ["\tAlba"], ["Alba", " Zed"], ["Zed ", "Alba"],
 ])
 def test_a_references_column_read_the_short_way_reads_as_cell_by_cell(cells):
     fast, slow, problems = read_refs(cells)
@@ -195,6 +196,8 @@ def test_the_short_way_reads_a_clean_column():
     assert fast is None  # 'X,Y' holds a comma without a space
     fast, slow, problems = read_refs(["Alba, Brit", "", "Old  York", "Ys, Alba, Ys"])
     assert fast == slow == [("Alba", "Brit"), (), ("Old  York",), ("Ys", "Alba", "Ys")]
+    fast, slow, problems = read_refs(["Alba,  Zed", "Brit"])  # ' Zed' is a name: stripped
+    assert fast == slow == [("Alba", "Zed"), ("Brit",)]
 
 
 @pytest.mark.parametrize("seed", range(60))

@@ -51,7 +51,9 @@ class ClaimsWorld:
     """Mutable game model the claims phases act on."""
 
     def __init__(self, loaded) -> None:
-        self.territories: dict[str, Territory] = {t.name: t for t in loaded.rows[TERRITORIES.tab]}
+        territories = loaded.rows[TERRITORIES.tab]
+        self.territories: dict[str, Territory] = dict(zip(map(attrgetter("name"), territories),
+                                                          territories))
         self.players: dict[str, Player] = {p.name: p for p in loaded.rows[PLAYERS.tab]}
         self.territory_names: Names = loaded.names[TERRITORIES.tab]
         #: "connected to via either the border of a territory he currently owns, or a

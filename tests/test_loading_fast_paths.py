@@ -7,6 +7,7 @@ names listed twice)."""
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -69,6 +70,11 @@ def test_names_fold_apart_agrees_with_the_row_by_row_check(seed):
 # -- folded names: one casefold for a million names ------------------------------------------
 
 NAME_PARTS = ["a", "A", "b", "ß", "SS", "İ", "\u212a", "σ", "ς", "\x00", *SPACES]
+
+
+def test_other_spaces_are_every_white_space_but_the_plain_space():
+    every = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace())
+    assert sorted(values.OTHER_SPACES + " ") == sorted(every)
 
 
 @pytest.mark.parametrize("names", [

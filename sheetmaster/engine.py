@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, replace
 from datetime import datetime
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -31,11 +32,11 @@ from sheetmaster.lasting import Lasting, lasting_tables
 from sheetmaster.model import (
     Event,
     GameState,
-    Order,
     OrderResult,
     Status,
     TurnResult,
 )
+from sheetmaster.order_batch import OrderBatch
 from sheetmaster.orders import REASON, RESULT, TURN, OrderReader, ParsedOrders
 from sheetmaster.ruleset import Context, Ruleset
 from sheetmaster.schema import Problem, Problems, StateError, Table, match_columns, validate_table
@@ -240,9 +241,9 @@ def read_orders(ruleset: Ruleset, prepared: Prepared) -> ParsedOrders:
         return parsed
     gm = OrderReader(ruleset.order_kinds, prepared.world.names()).read(
         prepared.state.tables[GM_ORDERS_TAB], prepared.state.turn)
-    first = len(parsed.orders)
-    parsed.orders += [replace(o, row=-o.row, seq=first + o.seq, from_gm=True)
-                      for o in gm.orders]
+    first = sum(map(len, parsed.batches.values()))
+    for kind, batch in gm.batches.items():
+        parsed.batches[kind].extend(batch, rows_sign=-1, seq_offset=first)
     parsed.rejected += [replace(r, row=-r.row) for r in gm.rejected]
     parsed.blank_turn_rows += [-r for r in gm.blank_turn_rows]
     parsed.rejected_rows += [replace(r, row=-r.row) for r in gm.rejected_rows]
@@ -313,11 +314,11 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
         raise StateError([Problem(GAME_TAB, state.meta["setting_rows"].get("stage"), "value",
                                   "the game is over; there is no turn left to resolve")])
     parsed = read_orders(ruleset, prepared)
-    results: dict[int, OrderResult] = {r.row: r for r in parsed.rejected}
-    orders = _orders_for(ruleset, date, parsed.orders, results)
+    batches = parsed.batches
+    refused = _refuse_out_of_turn(ruleset, date, batches)
     events: list[Event] = []
-    with Context(prepared.world, orders, dice, turn, events, results, parsed.rejected_rows,
-                 date=date, settings=prepared.settings,
+    with Context(prepared.world, batches, dice, turn, events, parsed.rejected_rows,
+                 refused=refused, date=date, settings=prepared.settings,
                  settings_tables=prepared.settings_tables) as ctx:
         ctx.emit("", "turn", f"turn {turn} resolved by the {ruleset.title} rules, dice seed {seed}")
         upcoming = turn_dice(secret, turn + 1) if fair is not None else None
@@ -331,17 +332,19 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
             _run_phases(ruleset, ctx)
         except MissingSetting as exc:
             raise StateError([exc.problem]) from None
-        idle = {kind: phase for phase in ruleset.phases if not phase.runs_on(date)
+        idle = {kind for phase in ruleset.phases if not phase.runs_on(date)
                 for kind in phase.orders}
-        for order in orders:
-            if order.row not in results:
-                ctx.resolve(order, Status.REJECTED, reasons.NOT_NOW.say(
-                    kind=order.kind, now=_when(date)) if order.kind in idle else
+        for batch in batches.values():
+            left = [i for i, _ in batch.pending()]
+            if left:
+                batch.resolve_each(left, Status.REJECTED, reasons.NOT_NOW.say(
+                    kind=batch.kind, now=_when(date)) if batch.kind in idle else
                     reasons.NOT_RESOLVED.say())
         secret = {k.name for k in ruleset.order_kinds if k.secret}
-        ordered = _in_sheet_order(results)
-        for r in ordered if secret else ():
+        for r in parsed.rejected if secret else ():
             r.secret = r.kind in secret
+        ordered = _in_sheet_order([*parsed.rejected, *chain.from_iterable(
+            batch.results(batch.kind in secret) for batch in batches.values())])
         after_tables = dict(state.tables)
         after_tables.update(prepared.world.to_tables(state))
         after_tables.update(prepared.lasting.to_tables(state))
@@ -365,14 +368,14 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
                           before if before is not None else private_notes(prepared.world))
 
 
-def _in_sheet_order(results: dict[int, OrderResult]) -> list[OrderResult]:
+def _in_sheet_order(results: list[OrderResult]) -> list[OrderResult]:
     """The results by row: the Orders tab's, then the GM orders tab's (negative rows: -5 is
     its row 5)."""
-    rows = np.fromiter(results, dtype=np.int64, count=len(results))
+    rows = np.fromiter(map(_row, results), dtype=np.int64, count=len(results))
     rows[rows < 0] = _GM_ROWS - rows[rows < 0]
     found = np.empty(len(results), dtype=object)
-    found[:] = list(results.values())
-    return found[np.argsort(rows)].tolist()
+    found[:] = results
+    return found[np.argsort(rows, kind="stable")].tolist()
 
 
 #: what the GM orders tab's rows sort as (after any row of the Orders tab).
@@ -403,31 +406,33 @@ def _when(date: Date) -> str:
     return date.season or f"turn {date.turn}"
 
 
-def _orders_for(ruleset: Ruleset, date: Date, orders: list[Order],
-                results: dict[int, OrderResult]) -> list[Order]:
-    """The orders this turn may take: the setup turn takes setup orders only, other turns
-    none of them; GM-only kinds come from the GM's tab alone."""
-    kinds = {k.name: k for k in ruleset.order_kinds}
+def _refuse_out_of_turn(ruleset: Ruleset, date: Date, batches: dict[str, OrderBatch]
+                        ) -> set[int]:
+    """Refuse the orders this turn may not take: the setup turn takes setup orders only,
+    other turns none of them; GM-only kinds come from the GM's tab alone. Returns their
+    rows."""
     setup_kinds = [k.name for k in ruleset.order_kinds if k.setup]
-    if not date.setup and not setup_kinds and not any(k.gm_only for k in kinds.values()):
-        return orders  # nothing to sort out (claims' million orders take this way)
-    kept = []
-    for order in orders:
-        kind = kinds[order.kind]
+    refused: set[int] = set()
+    for kind in ruleset.order_kinds:
+        batch = batches.get(kind.name)
+        if not batch:
+            continue
         reason = ""
         if date.setup and not kind.setup:
             reason = reasons.SETUP_ONLY.say(kinds=", ".join(setup_kinds)) if setup_kinds \
                 else reasons.NO_SETUP_ORDERS.say()
         elif kind.setup and not date.setup:
             reason = reasons.NOT_SETUP.say(kind=kind.name)
-        elif kind.gm_only and not order.from_gm:
-            reason = reasons.GM_ONLY.say(kind=kind.name)
         if reason:
-            results[order.row] = OrderResult(order.row, order.player, order.kind,
-                                             Status.REJECTED, reason)
+            out = list(range(len(batch)))
+        elif kind.gm_only:
+            out = [i for i, row in enumerate(batch.rows) if row > 0]  # not from the GM's tab
+            reason = reasons.GM_ONLY.say(kind=kind.name)
         else:
-            kept.append(order)
-    return kept
+            continue
+        batch.resolve_each(out, Status.REJECTED, reason)
+        refused.update(batch.rows[i] for i in out)
+    return refused
 
 
 def game_settings(ruleset: Ruleset, turn: int, meta: dict[str, Any]) -> dict[str, Any]:

@@ -56,6 +56,10 @@ class Order:
     fields: dict[str, Any]
     #: read from the GM's own orders tab (GM-only order kinds need it).
     from_gm: bool = False
+    #: the :class:`~sheetmaster.order_batch.OrderBatch` it belongs to, and its place there:
+    #: where its outcome is recorded.
+    batch: Any = field(default=None, repr=False, compare=False)
+    index: int = field(default=-1, repr=False, compare=False)
 
     def label(self) -> str:
         return f"{self.kind} (order row {self.row})"

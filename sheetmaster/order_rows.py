@@ -1,8 +1,9 @@
 """Order rows in bulk: the pieces :class:`~sheetmaster.orders.OrderReader` reads a million
 rows with. The common rows are read column by column, kind by kind, each distinct cell once
 (:class:`Memo`), into :class:`QuickRows`; repeats among them are found by sorted hashes
-(:class:`FirstRows`); :func:`numbered` puts them in posting order among the rows read the
-long way. Internal to the reading of orders: every name here serves ``orders.py``.
+(:class:`FirstRows`); :func:`batches` numbers them in posting order among the rows read the
+long way, and gathers each kind's orders into an :class:`OrderBatch`. Internal to the reading
+of orders: every name here serves ``orders.py``.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import bisect
 import heapq
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import repeat
 from operator import is_
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from sheetmaster.model import Order
+from sheetmaster.order_batch import OrderBatch
 
 #: a field the quick read could not read: its row is read the long way, which says why.
 FAILED = object()
@@ -45,32 +47,49 @@ class Memo(dict):
 
 
 @dataclass
-class QuickRows:
-    """Rows read the short way (:meth:`OrderReader._quick_rows`), one entry per row, kind by
-    kind: in posting order within each kind."""
+class QuickBlock:
+    """Rows of one kind read the short way: their positions (in posting order), players, and
+    each field's values, column by column."""
 
+    kind: str
     positions: list[int]
     players: list[str]
-    kinds: list[str]
-    fields: list[dict[str, Any]]
-    #: the hash of each row's duplicate key (:meth:`key`), a block of rows at a time.
-    hash_blocks: list[np.ndarray]
+    columns: list[str]
+    read: list[list]
 
-    def add(self, positions: list[int], players: list[str], kind: str, read: list[list],
-            fields: list[dict[str, Any]]) -> None:
-        """Rows of one kind: their players, and their field values column by column."""
-        self.positions += positions
-        self.players += players
-        self.kinds += repeat(kind, len(positions))
-        self.fields += fields
+
+@dataclass
+class QuickRows:
+    """Rows read the short way (:meth:`OrderReader._quick_rows`), a block per kind. Row ``j``
+    is the j-th of all the blocks' rows, block after block."""
+
+    positions: list[int] = field(default_factory=list)
+    blocks: list[QuickBlock] = field(default_factory=list)
+    #: where each block's rows start among all of them.
+    starts: list[int] = field(default_factory=list)
+    #: the hash of each row's duplicate key (:meth:`key`), a block at a time.
+    hash_blocks: list[np.ndarray] = field(default_factory=list)
+
+    def add(self, block: QuickBlock) -> None:
+        self.starts.append(len(self.positions))
+        self.positions += block.positions
+        self.blocks.append(block)
         # Each key's tuple lives only while it is hashed: zip makes the next one in its place.
-        keys = zip(players, repeat(kind), *read)
+        keys = zip(block.players, repeat(block.kind), *block.read)
         self.hash_blocks.append(np.fromiter(map(hash, keys), dtype=np.int64,
-                                            count=len(positions)))
+                                            count=len(block.positions)))
+
+    def _at(self, j: int) -> tuple[QuickBlock, int]:
+        b = bisect.bisect_right(self.starts, j) - 1
+        return self.blocks[b], j - self.starts[b]
+
+    def kind(self, j: int) -> str:
+        return self._at(j)[0].kind
 
     def key(self, j: int) -> tuple:
         """Row ``j``'s duplicate key, as the long way makes it: (player, kind, *field values)."""
-        return (self.players[j], self.kinds[j], *self.fields[j].values())
+        block, k = self._at(j)
+        return (block.players[k], block.kind, *(cells[k] for cells in block.read))
 
 
 class FirstRows:
@@ -133,12 +152,14 @@ def other_positions(n: int, positions: np.ndarray) -> list[int]:
     return np.flatnonzero(other).tolist()
 
 
-def numbered(rows: list[int], quick: QuickRows, positions: np.ndarray, posting: np.ndarray,
-              taken: set[int], long: list[tuple[int, Order]]) -> tuple[list[Order], list[int]]:
-    """The orders of the common rows not ``taken`` the long way and of the ``long`` ones, in
-    posting order, each one's seq its place among them; and the positions of those common
-    rows, in posting order (``positions`` are the common rows', ``posting`` puts them in
-    posting order)."""
+def batches(rows: list[int], quick: QuickRows, positions: np.ndarray, posting: np.ndarray,
+            taken: set[int], long: list[tuple[int, Order]], kinds: dict[str, list[str]]
+            ) -> tuple[dict[str, OrderBatch], list[int]]:
+    """Each kind's orders as a batch (``kinds``: kind -> its field columns): those of the
+    common rows not ``taken`` the long way and the ``long`` ones, each batch in posting order
+    and each order's seq its place among all of them; and the positions of those common rows,
+    in posting order (``positions`` are the common rows', ``posting`` puts them in posting
+    order)."""
     if taken:
         posting = posting[~np.isin(positions[posting], list(taken))]
     kept = positions[posting]
@@ -147,15 +168,38 @@ def numbered(rows: list[int], quick: QuickRows, positions: np.ndarray, posting: 
     long_positions = [i for i, _ in long]
     if long_positions:
         seqs[posting] += np.searchsorted(long_positions, kept)
-    made = np.empty(len(positions), dtype=object)
-    made[:] = list(map(Order, take(rows, quick.positions), seqs.tolist(), quick.players,
-                       quick.kinds, quick.fields))
-    # Each order goes to its seq's place: the seqs are 0, 1, 2... among all of them.
-    orders = np.empty(len(posting) + len(long), dtype=object)
-    orders[seqs[posting]] = made[posting]
-    if long:
-        orders[[order.seq for _, order in long]] = [order for _, order in long]
-    return orders.tolist(), kept.tolist()
+    keep = np.zeros(len(positions), dtype=bool)
+    keep[posting] = True
+    found = {kind: OrderBatch.empty(kind, columns) for kind, columns in kinds.items()}
+    for block, start in zip(quick.blocks, quick.starts):  # one block per kind
+        end = start + len(block.positions)
+        mine = None if keep[start:end].all() else np.flatnonzero(keep[start:end]).tolist()
+        found[block.kind] = OrderBatch(
+            block.kind, take(rows, _kept(block.positions, mine)),
+            _kept(seqs[start:end].tolist(), mine), _kept(block.players, mine),
+            {c: _kept(cells, mine) for c, cells in zip(block.columns, block.read)})
+    by_kind: dict[str, list[Order]] = {}
+    for _, order in long:
+        by_kind.setdefault(order.kind, []).append(order)
+    for kind, orders in by_kind.items():
+        found[kind].extend(OrderBatch.of(kind, orders, kinds[kind]))
+        found[kind] = in_posting_order(found[kind])
+    return found, kept.tolist()
+
+
+def _kept(cells: list, mine: list[int] | None) -> list:
+    """The cells at ``mine`` (None: all of them, the list itself)."""
+    return cells if mine is None else take(cells, mine)
+
+
+def in_posting_order(batch: OrderBatch) -> OrderBatch:
+    """The batch with its orders sorted by seq."""
+    if all(a < b for a, b in zip(batch.seqs, batch.seqs[1:])):
+        return batch
+    order = np.argsort(batch.seqs, kind="stable").tolist()
+    return OrderBatch(batch.kind, take(batch.rows, order), take(batch.seqs, order),
+                      take(batch.players, order),
+                      {c: take(v, order) for c, v in batch.fields.items()})
 
 
 def exact_names(cells: list, get: Callable[[str], Any]) -> list:
@@ -195,12 +239,3 @@ def take(cells: list, positions: list[int]) -> list:
     return [cells[i] for i in positions]
 
 
-def field_dicts(columns: list[str], read: list[list], count: int) -> list[dict[str, Any]]:
-    """A new fields dict for each of ``count`` rows: column -> value, in field order."""
-    if not columns:
-        return [{} for _ in range(count)]
-    dicts = [{columns[0]: value} for value in read[0]]
-    for column, cells in zip(columns[1:], read[1:]):
-        for found, value in zip(dicts, cells):
-            found[column] = value
-    return dicts

@@ -10,6 +10,7 @@ import bisect
 import heapq
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -17,19 +18,20 @@ import pandas as pd
 
 from sheetmaster import reasons, values
 from sheetmaster.model import Order, OrderResult, Status
+from sheetmaster.order_batch import OrderBatch
 from sheetmaster.order_rows import (
     FAILED,
     MEMO_BY_TYPE,
     MEMO_TYPES,
     FirstRows,
     Memo,
+    QuickBlock,
     QuickRows,
     ascending,
+    batches,
     exact_names,
-    field_dicts,
     is_empty,
     is_none,
-    numbered,
     order_codes,
     other_positions,
     take,
@@ -106,12 +108,19 @@ class RejectedRow:
 class ParsedOrders:
     """The result of reading the Orders tab for one turn."""
 
-    orders: list[Order]
+    #: order kind -> this turn's orders of that kind (every kind, empty or not).
+    batches: dict[str, OrderBatch]
     rejected: list[OrderResult]
     #: sheet rows of this turn whose turn cell was blank (the store fills in the turn).
     blank_turn_rows: list[int]
     #: this turn's rejected rows as typed, so a phase can see what they were part of.
     rejected_rows: list[RejectedRow] = field(default_factory=list)
+
+    @property
+    def orders(self) -> list[Order]:
+        """Every order read, as objects, in posting order."""
+        return sorted((o for b in self.batches.values() for o in b.orders()),
+                      key=attrgetter("seq"))
 
 
 class OrderReader:
@@ -156,12 +165,13 @@ class OrderReader:
         posting = np.argsort(positions, kind="stable")  # the common rows in posting order
         firsts = FirstRows(quick)
         repeats = [quick.positions[j] for j in firsts.repeats()
-                   if quick.kinds[j] not in self.repeatable]
+                   if quick.kind(j) not in self.repeatable]
         long = _LongWay(self, data, rows, turn, posted_by, firsts, positions[posting])
         long.read(other_positions(len(rows), positions), repeats)
-        orders, kept = numbered(rows, quick, positions, posting, long.quick_rows_taken,
-                                 long.orders)
-        return ParsedOrders(orders, long.rejected, take(rows, sorted(kept + long.blank_turn)),
+        found, kept = batches(rows, quick, positions, posting, long.quick_rows_taken,
+                              long.orders, {k.name: [f.column for f in k.fields]
+                                            for k in self.kinds})
+        return ParsedOrders(found, long.rejected, take(rows, sorted(kept + long.blank_turn)),
                             long.rows_typed)
 
     def _quick_rows(self, data: dict[str, list], n: int,
@@ -174,7 +184,7 @@ class OrderReader:
         reads such a row to the very same order: it finds nothing to skip or check on it, and
         reads each field just so. Every other row is left to the long way, which says why.
         """
-        quick = QuickRows([], [], [], [], [])
+        quick = QuickRows()
         if self.authenticated or n == 0 or not self.quick_reading:
             return quick
         blanks = [None] * n
@@ -194,8 +204,7 @@ class OrderReader:
             if failed:
                 kept = [j for j in range(len(rows)) if j not in failed]
                 rows, read = take(rows, kept), [take(cells, kept) for cells in read]
-            quick.add(rows, take(players, rows), kind.name, read,
-                      field_dicts(columns, read, len(rows)))
+            quick.add(QuickBlock(kind.name, rows, take(players, rows), columns, read))
         return quick
 
     def _common_rows(self, data: dict[str, list], n: int,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Protocol
 
 import pandas as pd
@@ -22,6 +23,7 @@ from sheetmaster.lasting import ENGINE_KINDS, USE_DECISIONS, Lasting
 from sheetmaster.lasting import TABLES as LASTING_TABLES
 from sheetmaster.mapspec import MapSpec, map_slips, with_map_columns
 from sheetmaster.model import PUBLIC, Event, GameState, Order, OrderResult, Status
+from sheetmaster.order_batch import OrderBatch
 from sheetmaster.orders import OrderKind, RejectedRow
 from sheetmaster.schema import Column, Kind, Problems, Table
 from sheetmaster.settings import Setting, Settings, SettingsTable, setting_rows
@@ -188,10 +190,10 @@ def player_name_columns(ruleset: Ruleset) -> list[str]:
 class Context:
     """What a phase sees: the world, this turn's orders, dice, settings, and the log."""
 
-    def __init__(self, world: Any, orders: list[Order], dice: Dice, turn: int,
-                 events: list[Event], results: dict[int, OrderResult],
-                 rejected_rows: list[RejectedRow] | None = None, *,
-                 date: Date | None = None, settings: Settings | None = None,
+    def __init__(self, world: Any, batches: Mapping[str, OrderBatch], dice: Dice, turn: int,
+                 events: list[Event], rejected_rows: list[RejectedRow] | None = None, *,
+                 refused: Iterable[int] = (), date: Date | None = None,
+                 settings: Settings | None = None,
                  settings_tables: Mapping[str, SettingsTable] | None = None) -> None:
         self.world = world
         self._rejected_rows = rejected_rows or []
@@ -203,10 +205,11 @@ class Context:
         #: whose turn it is in a per-player phase (None in global phases).
         self.player: str | None = None
         self._by_player: dict[str, list[Order]] | None = None
-        self._by_kind: dict[str, list[Order]] | None = None
-        self._orders = orders
+        self._all: list[Order] | None = None
+        self._batches = batches
+        #: rows refused before the phases (out of turn): not among :meth:`all_orders`.
+        self._refused = set(refused)
         self._events = events
-        self._results = results
         self._settings = settings
         self._settings_tables = dict(settings_tables or {})
         #: the stage the next turn runs, if not the one that follows (calendars with stages).
@@ -230,6 +233,9 @@ class Context:
         objects after a turn of a million orders)."""
         self.dice.on_roll = None
         self.timers = self.decisions = self.decks = None
+        for batch in self._batches.values():
+            batch.let_go()
+        self._all = self._by_player = None
 
     def deck(self, name: str, *, cards: list[str] | None = None) -> Deck:
         """The deck called ``name`` (Decks tab); with ``cards``, a new deck of them."""
@@ -245,34 +251,46 @@ class Context:
             self.phase = phase.key
 
     def all_orders(self) -> list[Order]:
-        """Every order read this turn, in posting order, resolved or not."""
-        return self._orders
+        """Every order read this turn, in posting order, resolved or not (those refused
+        before the phases, as out of turn, aside)."""
+        if self._all is None:
+            every = sorted((o for batch in self._batches.values() for o in batch.orders()),
+                           key=_seq)
+            refused = self._refused
+            self._all = [o for o in every if o.row not in refused] if refused else every
+        return self._all
 
     def orders(self, *kinds: str) -> list[Order]:
         """This turn's unresolved orders of these kinds, in posting order (during a player's
         turn, that player's only). The phase must declare the kinds it consumes."""
+        self._check_declared(kinds)
+        player = self.player
+        if player is None:
+            found = [self._batches[k].pending_orders() for k in dict.fromkeys(kinds)
+                     if k in self._batches]
+            if len(found) == 1:
+                return found[0]
+            return sorted((o for orders in found for o in orders), key=_seq)
+        if self._by_player is None:
+            self._by_player = {}
+            for o in self.all_orders():
+                self._by_player.setdefault(o.player, []).append(o)
+        wanted = set(kinds)
+        return [o for o in self._by_player.get(player, ())
+                if o.kind in wanted and o.batch.status[o.index] is None]
+
+    def batch(self, kind: str) -> OrderBatch:
+        """This turn's orders of ``kind`` as columns (see :class:`OrderBatch`), for a phase
+        that runs over a great many of them. The phase must declare the kind it consumes."""
+        self._check_declared((kind,))
+        return self._batches[kind]
+
+    def _check_declared(self, kinds: Iterable[str]) -> None:
         if self._phase is not None:
             undeclared = [k for k in kinds if k not in self._phase.orders]
             if undeclared:
                 raise RulesetError(f"phase {self.phase} reads orders {undeclared} it does not "
                                    f"declare in Phase(orders=...)")
-        wanted = set(kinds)
-        player = self.player
-        if player is None:
-            if len(wanted) != 1:
-                return [o for o in self._orders if o.kind in wanted and o.row not in self._results]
-            if self._by_kind is None:
-                self._by_kind = {}
-                for o in self._orders:
-                    self._by_kind.setdefault(o.kind, []).append(o)
-            results = self._results
-            return [o for o in self._by_kind.get(kinds[0], ()) if o.row not in results]
-        if self._by_player is None:
-            self._by_player = {}
-            for o in self._orders:
-                self._by_player.setdefault(o.player, []).append(o)
-        return [o for o in self._by_player.get(player, ())
-                if o.kind in wanted and o.row not in self._results]
 
     def setting(self, name: str) -> Any:
         """A Game setting, typed; a blank one the rules need stops the turn, naming it."""
@@ -292,21 +310,15 @@ class Context:
 
     def resolve(self, order: Order, status: Status, reason: str = "") -> None:
         """Record an order's outcome; each order is resolved exactly once."""
-        if order.row in self._results:
-            raise RuntimeError(f"order row {order.row} was resolved twice")
-        self._results[order.row] = OrderResult(order.row, order.player, order.kind, status, reason)
+        order.batch.resolve(order.index, status, reason)
 
     def resolve_all(self, orders: Iterable[Order], status: Status, reason: str = "") -> None:
         """:meth:`resolve` each of ``orders`` alike (e.g. every row of an agreement)."""
-        results = self._results
         for order in orders:
-            if order.row in results:
-                raise RuntimeError(f"order row {order.row} was resolved twice")
-            results[order.row] = OrderResult(order.row, order.player, order.kind, status,
-                                              reason)
+            order.batch.resolve(order.index, status, reason)
 
     def resolved(self, order: Order) -> OrderResult | None:
-        return self._results.get(order.row)
+        return order.batch.result(order.index)
 
     def emit(self, player: str, kind: str, text: str, audience: str = PUBLIC) -> None:
         """Log a change or an outcome for ``player`` ('' for the whole game).
@@ -323,3 +335,6 @@ class Context:
         self._events.append(Event(len(self._events) + 1, self.phase, who, kind, text,
                                   sides if die else None, value if die else None,
                                   audience=audience))
+
+
+_seq = attrgetter("seq")

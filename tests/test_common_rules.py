@@ -74,14 +74,15 @@ ACCEPT = OrderKind("accept alliance", (Field("deal"),))
 
 def ally(ctx) -> None:
     """Alliances between realms: one row per realm the proposer allies with."""
-    def check(order) -> str:
-        return "you cannot ally with yourself" if order.fields["to"] == order.player else ""
+    def check(rows, i) -> str:
+        return "you cannot ally with yourself" if rows.fields["to"][i] == rows.players[i] \
+            else ""
 
-    found = agreements.collect(ctx, "propose alliance", "accept alliance", check_item=check,
-                               parties=lambda o: (o.player, o.fields["to"]))
-    for deal in found.values():
-        why = agreements.refusal(deal)
-        agreements.finish(ctx, deal, Status.REJECTED if why else Status.APPLIED, why)
+    deals = agreements.collect(ctx, "propose alliance", "accept alliance", check_item=check,
+                               parties=lambda rows, i: (rows.players[i], rows.fields["to"][i]))
+    for deal in deals.found.values():
+        why = agreements.refusal(deals, deal)
+        agreements.finish(ctx, deals, deal, Status.REJECTED if why else Status.APPLIED, why)
 
 
 def test_an_agreement_goes_through_only_when_every_party_accepts():

@@ -169,11 +169,11 @@ def _charging_for_rejected_builds(claims):
     build = next(p for p in claims.phases if p.key == "G")
 
     def run(ctx):
+        orders = ctx.orders("build armies")
         build.run(ctx)
-        for r in list(ctx._results.values()):
-            player = ctx.world.players.get(r.player)
-            if r.kind == "build armies" and r.status is Status.REJECTED and player and \
-                    player.gold:
+        for order in orders:
+            player = ctx.world.players.get(order.player)
+            if ctx.resolved(order).status is Status.REJECTED and player and player.gold:
                 player.gold -= 1
 
     phases = tuple(dataclasses.replace(p, run=run) if p is build else p for p in claims.phases)

@@ -16,13 +16,20 @@ def pay(ctx: Context, order: Order, holder: Any, cost: Any, *, attr: str,
         currency: str | None = None) -> bool:
     """Take ``cost`` from ``holder.<attr>`` (its treasury), or reject ``order`` with the
     reason and change nothing. ``currency`` names it in the reason (default: ``attr``)."""
-    have = getattr(holder, attr)
-    if have < cost:
-        ctx.resolve(order, Status.REJECTED, NOT_ENOUGH.say(currency=currency or attr,
-                                                            cost=cost, have=have))
+    why = shortfall(holder, cost, attr=attr, currency=currency)
+    if why:
+        ctx.resolve(order, Status.REJECTED, why)
         return False
-    setattr(holder, attr, have - cost)
+    setattr(holder, attr, getattr(holder, attr) - cost)
     return True
+
+
+def shortfall(holder: Any, cost: Any, *, attr: str, currency: str | None = None) -> str:
+    """Why ``holder.<attr>`` cannot pay ``cost`` ('' if it can): the reason :func:`pay`
+    rejects an order with, for a phase that records outcomes itself."""
+    have = getattr(holder, attr)
+    return NOT_ENOUGH.say(currency=currency or attr, cost=cost, have=have) if have < cost \
+        else ""
 
 
 def can_pay(holder: Any, cost: Any, *, attr: str) -> bool:

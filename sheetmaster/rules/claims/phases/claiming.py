@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from sheetmaster.model import Order, Status
-from sheetmaster.rules.common.treasury import pay
+from sheetmaster.model import Status
+from sheetmaster.order_batch import OrderBatch
+from sheetmaster.rules.common.treasury import shortfall
 from sheetmaster.ruleset import Context
 
 from .. import reasons
@@ -33,18 +34,19 @@ def claim_war_territory(ctx: Context) -> None:
     Afterwards, "If any player is reduced to 0 territories ... that player has gone into exile".
     """
     world: ClaimsWorld = ctx.world
-    for order in ctx.orders(CLAIM_WAR):
-        player = world.players[order.player]
-        territory = world.territories[order.fields["territory"]]
-        if territory.owner == player.name:
-            ctx.resolve(order, Status.REJECTED, reasons.ALREADY_YOURS.say(territory=territory.name))
-        elif not territory.owner:
-            ctx.resolve(order, Status.REJECTED, reasons.IS_NEUTRAL.say(territory=territory.name))
-        elif territory.owner not in world.may_claim_from.get(player.name, ()):
-            ctx.resolve(order, Status.REJECTED, reasons.NOT_ELIGIBLE.say(
-                territory=territory.name, owner=territory.owner))
+    claims = ctx.batch(CLAIM_WAR)
+    for i, me, name in claims.pending("territory"):
+        territory = world.territories[name]
+        owner = territory.owner
+        if owner == me:
+            claims.resolve(i, Status.REJECTED, reasons.ALREADY_YOURS.say(territory=name))
+        elif not owner:
+            claims.resolve(i, Status.REJECTED, reasons.IS_NEUTRAL.say(territory=name))
+        elif owner not in world.may_claim_from.get(me, ()):
+            claims.resolve(i, Status.REJECTED, reasons.NOT_ELIGIBLE.say(territory=name,
+                                                                        owner=owner))
         else:
-            buy(ctx, order, player, territory, divisor=4)
+            buy(ctx, claims, i, world.players[me], territory, divisor=4)
     exile_players_without_territory(ctx)
 
 
@@ -52,24 +54,25 @@ def claim_neutral_territory(ctx: Context) -> None:
     """Phase E. Neutral territory next to (by border or waterway) one the player owns now."""
     world: ClaimsWorld = ctx.world
     territories, players, touches = world.territories, world.players, world.map.any_neighbour
-    for order in ctx.orders(CLAIM_NEUTRAL):
-        player = players[order.player]
-        territory = territories[order.fields["territory"]]
-        me = player.name
-        if territory.owner == me:
-            ctx.resolve(order, Status.REJECTED, reasons.ALREADY_YOURS.say(territory=territory.name))
-        elif territory.owner:
-            ctx.resolve(order, Status.REJECTED, reasons.NOT_NEUTRAL.say(
-                territory=territory.name, owner=territory.owner))
-        elif not touches(territory.name, lambda n, me=me: territories[n].owner == me):
-            ctx.resolve(order, Status.REJECTED, reasons.NOT_CONNECTED.say(
-                territory=territory.name))
+    claims = ctx.batch(CLAIM_NEUTRAL)
+    for i, me, name in claims.pending("territory"):
+        territory = territories[name]
+        owner = territory.owner
+        if owner == me:
+            claims.resolve(i, Status.REJECTED, reasons.ALREADY_YOURS.say(territory=name))
+        elif owner:
+            claims.resolve(i, Status.REJECTED, reasons.NOT_NEUTRAL.say(territory=name,
+                                                                       owner=owner))
+        elif not touches(name, lambda n, me=me: territories[n].owner == me):
+            claims.resolve(i, Status.REJECTED, reasons.NOT_CONNECTED.say(territory=name))
         else:
-            buy(ctx, order, player, territory, divisor=2)
+            buy(ctx, claims, i, players[me], territory, divisor=2)
 
 
-def buy(ctx: Context, order: Order, player: Player, territory: Territory, divisor: int) -> None:
-    """Pay floor(territories / divisor) gold and take the territory, or change nothing.
+def buy(ctx: Context, claims: OrderBatch, i: int, player: Player, territory: Territory,
+        divisor: int) -> None:
+    """Claim ``i``: pay floor(territories / divisor) gold and take the territory, or change
+    nothing.
 
     "0/4, 1/4, 2/4, and 3/4 rounded down are all equal to 0, not 1."
     A successful claim ends exile: "Once a player in exile claims at least one territory,
@@ -78,8 +81,11 @@ def buy(ctx: Context, order: Order, player: Player, territory: Territory, diviso
     world: ClaimsWorld = ctx.world
     owned = world.count[player.name]
     cost = owned // divisor
-    if not pay(ctx, order, player, cost, attr="gold"):
+    why = shortfall(player, cost, attr="gold")
+    if why:
+        claims.resolve(i, Status.REJECTED, why)
         return
+    player.gold -= cost
     previous = territory.owner
     world.set_owner(territory, player.name)
     source = f" from {previous}" if previous else ""
@@ -93,4 +99,4 @@ def buy(ctx: Context, order: Order, player: Player, territory: Territory, diviso
     if player.in_exile:
         player.in_exile = False
         ctx.emit(player.name, "exile ended", f"claimed {territory.name} and left exile")
-    ctx.resolve(order, Status.APPLIED, f"paid {cost} gold ({owned} territories / {divisor})")
+    claims.resolve(i, Status.APPLIED, f"paid {cost} gold ({owned} territories / {divisor})")

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from sheetmaster.model import Order, Status
+from sheetmaster.model import Status
+from sheetmaster.order_batch import OrderBatch
 from sheetmaster.rules.common import agreements
-from sheetmaster.rules.common.agreements import Agreement
+from sheetmaster.rules.common.agreements import Agreement, Deals
 from sheetmaster.ruleset import Context
 
 from .. import reasons
@@ -25,73 +26,74 @@ TRANSFER_RULE = (
 
 def resolve_transfers(ctx: Context) -> None:
     """Deals go in the posting order of their first row, against current balances."""
-    for deal in agreements.collect(ctx, PROPOSE, ACCEPT, check_item=_check_item,
-                                   parties=_parties).values():
-        _settle(ctx, deal)
+    deals = agreements.collect(ctx, PROPOSE, ACCEPT, check_item=_check_item, parties=_parties)
+    for deal in deals.found.values():
+        _settle(ctx, deals, deal)
     exile_players_without_territory(ctx)
 
 
-def _parties(order: Order) -> tuple[str, str]:
-    return order.fields["from"], order.fields["to"]
+def _parties(rows: OrderBatch, i: int) -> tuple[str, str]:
+    return rows.fields["from"][i], rows.fields["to"][i]
 
 
-def _check_item(order: Order) -> str:
+def _check_item(rows: OrderBatch, i: int) -> str:
     """Why one row of a proposal is refused ('' if it is fine); 'from' blank means you."""
-    f = order.fields
-    f["from"] = f["from"] or order.player
-    if f["from"] == f["to"]:
+    f = rows.fields
+    giver = f["from"][i] = f["from"][i] or rows.players[i]
+    if giver == f["to"][i]:
         return reasons.GIVE_TO_SELF.say()
-    if f["item"] == "territory" and not f["territory"]:
+    item = f["item"][i]
+    if item == "territory" and not f["territory"][i]:
         return reasons.NEEDS_TERRITORY.say()
-    if f["item"] != "territory" and not f["amount"]:
-        return reasons.NEEDS_AMOUNT.say(item=f["item"])
+    if item != "territory" and not f["amount"][i]:
+        return reasons.NEEDS_AMOUNT.say(item=item)
     return ""
 
 
-def _settle(ctx: Context, deal: Agreement) -> None:
+def _settle(ctx: Context, deals: Deals, deal: Agreement) -> None:
     world: ClaimsWorld = ctx.world
-    why = agreements.refusal(deal) or _cannot_apply(world, deal)
+    items = [_row_item(deals.proposals, i) for i in deal.items]
+    why = agreements.refusal(deals, deal) or _cannot_apply(world, items)
     if why:
-        agreements.finish(ctx, deal, Status.REJECTED, why)
+        agreements.finish(ctx, deals, deal, Status.REJECTED, why)
         return
     emit, players = ctx.emit, world.players
-    for order in deal.items:
-        f = order.fields
-        giver, taker, item = f["from"], f["to"], f["item"]
+    for giver, taker, item, amount, territory in items:
         if item == "territory":
-            what = f["territory"]
-            world.set_owner(world.territories[what], taker)
+            what = territory
+            world.set_owner(world.territories[territory], taker)
         else:
-            amount = f["amount"]
             world.add(players[giver], item, -amount)
             world.add(players[taker], item, amount)
             what = f"{amount} {item}"
         emit(giver, "transfer", f"gave {what} to {taker} (deal {deal.name})")
         emit(taker, "transfer", f"received {what} from {giver} (deal {deal.name})")
-    agreements.finish(ctx, deal, Status.APPLIED, "")
+    agreements.finish(ctx, deals, deal, Status.APPLIED, "")
 
 
-def _cannot_apply(world: ClaimsWorld, deal: Agreement) -> str:
+def _row_item(rows: OrderBatch, i: int) -> tuple[str, str, str, int, str]:
+    """Row ``i`` of a proposal: (from, to, item, amount, territory)."""
+    f = rows.fields
+    return f["from"][i], f["to"][i], f["item"][i], f["amount"][i], f["territory"][i]
+
+
+def _cannot_apply(world: ClaimsWorld, items: list[tuple[str, str, str, int, str]]) -> str:
     """Why the whole deal is cancelled against current balances ('' if it is not).
 
     Balances are checked after the whole deal, so a swap needs no stock in hand up front.
     """
     change: dict[tuple[str, str], int] = {}  # (player, item) -> net change
     given: set[str] = set()
-    for order in deal.items:
-        f = order.fields
-        item = f["item"]
+    for giver, taker, item, amount, territory in items:
         if item == "territory":
-            territory = world.territories[f["territory"]]
-            if territory.name in given:
-                return reasons.TERRITORY_TWICE.say(territory=territory.name)
-            given.add(territory.name)
-            if territory.owner != f["from"]:
-                return reasons.NOT_OWNER.say(player=f["from"], territory=territory.name)
+            if territory in given:
+                return reasons.TERRITORY_TWICE.say(territory=territory)
+            given.add(territory)
+            if world.territories[territory].owner != giver:
+                return reasons.NOT_OWNER.say(player=giver, territory=territory)
         else:
-            amount, giver, taker = f["amount"], (f["from"], item), (f["to"], item)
-            change[giver] = change.get(giver, 0) - amount
-            change[taker] = change.get(taker, 0) + amount
+            change[giver, item] = change.get((giver, item), 0) - amount
+            change[taker, item] = change.get((taker, item), 0) + amount
     held, players = world.held, world.players
     for (name, item), delta in sorted(change.items()) if len(change) > 1 else change.items():
         result = held(players[name], item) + delta

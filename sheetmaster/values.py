@@ -13,6 +13,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal
 from typing import Any
 
+import numpy as np
+
 _WHOLE = re.compile(r"[0-9]+")
 #: the largest whole number sheetmaster reads (spreadsheets hold numbers as doubles, exact to
 #: 2^53; larger ones are typos or attacks, e.g. 1e308 armies).
@@ -246,6 +248,30 @@ def fold_all(names: list[str]) -> list[str]:
     return joined.casefold().split("\x00")
 
 
+class _FoldedIndex:
+    """Finds the first name whose spelling (a key: the name or an alias) folds to a given
+    folded text. It keeps a hash per key, sorted, rather than a folded copy of every key: a
+    million names cost 16 MB instead of 100."""
+
+    __slots__ = ("_keys", "_names", "_order", "_hashes")
+
+    def __init__(self, keys: list[str], names: list[str]) -> None:
+        self._keys, self._names = keys, names
+        hashes = np.fromiter(map(hash, fold_all(keys)), dtype=np.int64, count=len(keys))
+        # Equal hashes stay in key order: the first key that folds alike is found first.
+        self._order = np.argsort(hashes, kind="stable")
+        self._hashes = hashes[self._order]
+
+    def get(self, folded: str) -> str | None:
+        h = hash(folded)
+        start = int(np.searchsorted(self._hashes, h, "left"))
+        end = int(np.searchsorted(self._hashes, h, "right"))
+        for i in self._order[start:end].tolist():
+            if fold(self._keys[i]) == folded:
+                return self._names[i]
+        return None
+
+
 class Names:
     """Finds a name as the game writes it, from any spelling that folds the same.
 
@@ -263,16 +289,13 @@ class Names:
         self._count = len(self._exact)
         for alias, name in (aliases or {}).items():
             self._exact.setdefault(alias, name)
-        self._folded: dict[str, str] | None = None
+        self._folded: _FoldedIndex | None = None
 
     def get(self, text: str) -> str | None:
         found = self._exact.get(text)
         if found is None:
             if self._folded is None:
-                # Each folded form finds the first name that has it: later pairs overwrite
-                # earlier ones, so the pairs go in backwards.
-                keys, names = list(self._exact), list(self._exact.values())
-                self._folded = dict(zip(reversed(fold_all(keys)), reversed(names)))
+                self._folded = _FoldedIndex(list(self._exact), list(self._exact.values()))
             found = self._folded.get(fold(text))
         return found
 

@@ -95,6 +95,22 @@ def test_folding_names_in_bulk_agrees_with_folding_each(seed):
     assert values.fold_all(names) == [values.fold(n) for n in names]
 
 
+@pytest.mark.parametrize("seed", range(30))
+def test_a_name_typed_any_way_finds_what_a_folded_dict_finds(seed):
+    rng = random.Random(seed)
+    spell = lambda: "".join(rng.choice(NAME_PARTS) for _ in range(rng.randint(0, 3)))  # noqa: E731
+    names = [spell() for _ in range(rng.randint(0, 25))]
+    aliases = {spell(): rng.choice(names) for _ in range(3)} if names else {}
+    lookup = values.Names(names, aliases)
+    expected: dict[str, str] = {}  # the folded index as a dict: the first spelling wins
+    for key, name in lookup._exact.items():
+        expected.setdefault(values.fold(key), name)
+    for text in [spell() for _ in range(40)] + names + list(aliases):
+        exact = lookup._exact.get(text)
+        assert lookup.get(text) == (exact if exact is not None else
+                                    expected.get(values.fold(text)))
+
+
 def test_a_name_typed_any_way_finds_the_first_name_that_folds_as_it_does():
     names = values.Names(["North Sea", "NORTH SEA", "Åland"], {"the north": "North Sea"})
     assert names.get("  north   sea ") == "North Sea"

@@ -202,6 +202,35 @@ def in_posting_order(batch: OrderBatch) -> OrderBatch:
                       {c: take(v, order) for c, v in batch.fields.items()})
 
 
+def fill_in(found: list, cells: list, memo: Memo) -> None:
+    """Each None in ``found`` (a cell not read the short way) becomes ``memo[cell]``."""
+    missed = found.count(None)
+    if missed == len(found):
+        found[:] = map(memo.__getitem__, cells)
+    elif missed:
+        for i in np.flatnonzero(is_none(found)).tolist():
+            found[i] = memo[cells[i]]
+
+
+#: a cell that starts so after its trim is looked at closely (it may be a formula).
+_FORMULA_FIRSTS = "=@+-"
+
+
+def plain_text(cells: list) -> list[str] | None:
+    """Each cell's trim, when every cell is text that is not blank once trimmed and does not
+    start like a formula (as free text is read then); else None: the cells are read one by
+    one. A few C passes over a million cells."""
+    try:
+        trimmed = list(map(str.strip, cells))
+    except TypeError:  # a cell that is not text (a number, a blank None)
+        return None
+    joined = "\x00".join(trimmed)
+    if "" in trimmed or joined[:1] in _FORMULA_FIRSTS or \
+            any(f"\x00{first}" in joined for first in _FORMULA_FIRSTS):
+        return None
+    return trimmed
+
+
 def exact_names(cells: list, get: Callable[[str], Any]) -> list:
     """``get(cell)`` for each text cell, None for any other cell (a number is never a name
     typed as the game writes it, even if its text is one)."""

@@ -30,10 +30,12 @@ from sheetmaster.order_rows import (
     ascending,
     batches,
     exact_names,
+    fill_in,
     is_empty,
     is_none,
     order_codes,
     other_positions,
+    plain_text,
     take,
 )
 from sheetmaster.values import BadValue
@@ -248,11 +250,13 @@ class OrderReader:
             return found, any(value is FAILED for value in found)
         memo = Memo(read)
         if lookup is not None:
-            found = list(map(lookup.exact_get, cells))
-            found = [name if name is not None else memo[cell] for name, cell in zip(found, cells)]
+            found = list(map(lookup.exact_get, cells))  # None where a name is not found so
+            fill_in(found, cells, memo)
         elif not (f.count or f.decimal):
-            found = [trimmed if type(cell) is str and (trimmed := cell.strip())
-                     and trimmed[0] not in _FORMULA_STARTS else memo[cell] for cell in cells]
+            found = plain_text(cells)
+            if found is None:
+                found = [trimmed if type(cell) is str and (trimmed := cell.strip())
+                         and trimmed[0] not in _FORMULA_STARTS else memo[cell] for cell in cells]
         else:
             found = list(map(memo.__getitem__, cells))
         return found, FAILED in memo.values()

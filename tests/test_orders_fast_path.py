@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheetmaster import values
+from sheetmaster import order_rows, values
 from sheetmaster.builder import build_state
 from sheetmaster.engine import resolve
 from sheetmaster.orders import Field, OrderKind, OrderReader, ParsedOrders
@@ -386,3 +386,25 @@ def test_a_stores_blank_cells_and_whole_floats_are_read_the_short_way():
         [(2, 2), (10, 2)]
     assert "same as order row 2" in reasons_by_row(parsed)[11]
     assert set(reasons_by_row(parsed)) == {6, 7, 8, 9, 11, 13}
+
+
+@pytest.mark.parametrize("cells", [
+    ["d1", " d2 ", "x y"], ["d1", ""], ["d1", "  "], ["=1"], ["d", " -5"], ["d", "+x"],
+    ["@d"], ["d\x00=x"], [], [None, "d"], [5, "d"], ["a\tb", "\u00a0c\u00a0"],
+])
+def test_free_text_read_in_bulk_is_each_cell_trimmed_or_left_to_the_reading(cells):
+    found = order_rows.plain_text(cells)
+    if found is not None:
+        assert found == [c.strip() for c in cells]
+        assert all(c.strip() and c.strip()[0] not in "=@+-" for c in cells)
+
+
+def test_cells_not_read_the_short_way_are_read_one_by_one():
+    read: list = []
+    memo = order_rows.Memo(lambda cell: read.append(cell) or f"read {cell}")
+    found = ["A", None, "B", None, None]
+    order_rows.fill_in(found, ["a", "x", "b", "y", "x"], memo)
+    assert found == ["A", "read x", "B", "read y", "read x"] and read == ["x", "y"]
+    found = [None, None]
+    order_rows.fill_in(found, ["x", "z"], memo)
+    assert found == ["read x", "read z"]

@@ -517,7 +517,7 @@ def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_r
         out[col] = cells
     if blank_turn_rows:
         cells = out[TURN].to_numpy(dtype=object, copy=True)
-        cells[out.index.get_indexer(blank_turn_rows)] = turn
+        cells[out.index.get_indexer(np.asarray(blank_turn_rows, dtype=np.int64))] = turn
         out[TURN] = cells
     return out
 

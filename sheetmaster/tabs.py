@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import numpy as np
 import pandas as pd
 
 from sheetmaster import values
@@ -227,23 +228,29 @@ def log_rows(log: pd.DataFrame, turn: int, events: list[Event]) -> pd.DataFrame:
     Anyone who can open the sheet reads the Log, so private and GM-only events stay out of
     it (they go to the players' own reports and the GM's), and the public ones are numbered
     without gaps that would tell something happened."""
-    events = [e for e in events if e.audience == PUBLIC]
+    audience = list(map(_AUDIENCE, events))
+    if audience.count(PUBLIC) != len(events):
+        events = [e for e, who in zip(events, audience) if who == PUBLIC]
+    n = len(events)
     start = (int(max(log.index)) + 1) if len(log) else 2
-    field = operator.attrgetter  # a million events: map over attributes, no lambdas
-    new = pd.DataFrame(
-        {
-            "turn": [turn] * len(events),
-            "#": list(range(1, len(events) + 1)),
-            "phase": list(map(field("phase"), events)),
-            "player": list(map(field("player"), events)),
-            "event": list(map(field("kind"), events)),
-            "details": list(map(field("text"), events)),
-            "die": [f"d{s}" if s else "" for s in map(field("sides"), events)],
-            "roll": ["" if v is None else v for v in map(field("value"), events)],
-        },
-        index=range(start, start + len(events)),
-        dtype=object,
-    )
+    sides, rolls = list(map(_SIDES, events)), list(map(_VALUE, events))
+    cells = np.empty((len(LOG_COLUMNS), n), dtype=object)  # one block: one frame of columns
+    cells[0] = turn
+    cells[1] = np.arange(1, n + 1)
+    cells[2:6] = [list(map(get, events)) for get in _TEXTS]
+    if sides.count(None) == n and rolls.count(None) == n:  # no die rolled: most turns' lines
+        cells[6:8] = ""
+    else:
+        cells[6] = [f"d{s}" if s else "" for s in sides]
+        cells[7] = ["" if v is None else v for v in rolls]
+    new = pd.DataFrame(cells.T, index=range(start, start + n), columns=list(LOG_COLUMNS),
+                       dtype=object, copy=False)
     if not len(log):
         return new
     return pd.concat([log, new.reindex(columns=log.columns)])
+
+
+#: the Log tab's columns, as log_rows writes them.
+LOG_COLUMNS = ("turn", "#", "phase", "player", "event", "details", "die", "roll")
+_AUDIENCE, _SIDES, _VALUE = map(operator.attrgetter, ("audience", "sides", "value"))
+_TEXTS = tuple(map(operator.attrgetter, ("phase", "player", "kind", "text")))

@@ -80,9 +80,9 @@ def ally(ctx) -> None:
 
     deals = agreements.collect(ctx, "propose alliance", "accept alliance", check_item=check,
                                parties=lambda rows, i: (rows.players[i], rows.fields["to"][i]))
-    for deal in deals.found.values():
-        why = agreements.refusal(deals, deal)
-        agreements.finish(ctx, deals, deal, Status.REJECTED if why else Status.APPLIED, why)
+    for d in range(len(deals)):
+        why = deals.refusal(d)
+        deals.finish(ctx, d, Status.REJECTED if why else Status.APPLIED, why)
 
 
 def test_an_agreement_goes_through_only_when_every_party_accepts():

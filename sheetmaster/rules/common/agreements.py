@@ -2,14 +2,14 @@
 name), every other party accepts by that name, and the agreement goes through whole or not at
 all. Transfers, alliances, cessions and treaties are all this shape.
 
-:func:`collect` reads the proposals and acceptances of a phase; the ruleset then checks and
-applies each complete agreement, and :func:`finish` gives every row of it the same outcome.
+:func:`collect` reads the proposals and acceptances of a phase into :class:`Deals`; the
+ruleset then checks and applies each complete agreement, and :meth:`Deals.finish` gives every
+row of it the same outcome.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 from sheetmaster import values
 from sheetmaster.model import Status
@@ -25,38 +25,64 @@ NOT_INVOLVED = Reason("NOT_INVOLVED", "you are not part of deal {deal}: only the
 NOT_ACCEPTED = Reason("NOT_ACCEPTED", "not accepted by {players}, so nothing moved")
 
 
-@dataclass(slots=True)
-class Agreement:
-    name: str
-    proposer: str
-    #: the proposal's rows (their places in the proposals' batch), in posting order.
-    items: list[int] = field(default_factory=list)
-    #: the acceptances' places in their batch.
-    accepts: list[int] = field(default_factory=list)
-    #: why the agreement cannot go through before it is even tried ('' if it can).
-    broken: str = ""
-    #: every party: whoever gives or receives, once all the proposal's rows are read.
-    parties: set[str] = field(default_factory=set)
-
-    def break_by(self, row: int) -> None:
-        self.broken = self.broken or f"row {row} was rejected"
-
-
-@dataclass
 class Deals:
-    """A phase's agreements (folded name -> agreement, in the posting order of their first
-    row) and the orders they were read from."""
+    """A phase's agreements, numbered in the posting order of their first row. Deal ``d`` has
+    a name (as first typed), a proposer, its proposal's rows and its acceptances (their places
+    in the two batches, in posting order), its parties (whoever gives or receives, once all
+    its rows are read) and why it cannot go through before it is even tried ('' if it can).
 
-    proposals: OrderBatch
-    acceptances: OrderBatch
-    found: dict[str, Agreement]
+    Kept as columns, one entry per deal: a turn of a million orders has a quarter of a million
+    deals."""
 
-    def missing(self, agreement: Agreement) -> list[str]:
-        """The parties, the proposer aside, who have not accepted."""
+    def __init__(self, proposals: OrderBatch, acceptances: OrderBatch) -> None:
+        self.proposals, self.acceptances = proposals, acceptances
+        self.names: list[str] = []
+        self.proposers: list[str] = []
+        self.items: list[list[int]] = []
+        self.accepts: list[list[int]] = []
+        self.parties: list[list[str]] = []
+        self.broken: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def add(self, name: str, proposer: str) -> int:
+        """A new deal; returns its number."""
+        self.names.append(name)
+        self.proposers.append(proposer)
+        self.items.append([])
+        self.accepts.append([])
+        self.parties.append([])
+        self.broken.append("")
+        return len(self.names) - 1
+
+    def break_by(self, d: int, row: int) -> None:
+        self.broken[d] = self.broken[d] or f"row {row} was rejected"
+
+    def missing(self, d: int) -> list[str]:
+        """The parties, the proposer aside, who have not accepted deal ``d``."""
         players = self.acceptances.players
-        accepted = {players[j] for j in agreement.accepts}
-        accepted.add(agreement.proposer)
-        return sorted(agreement.parties - accepted)
+        accepted = [players[j] for j in self.accepts[d]]
+        proposer = self.proposers[d]
+        return sorted(p for p in self.parties[d] if p != proposer and p not in accepted)
+
+    def refusal(self, d: int) -> str:
+        """Why deal ``d`` cannot go through as proposed and accepted ('' if it can)."""
+        if self.items[d] and self.proposers[d] not in self.parties[d]:
+            return NOT_INVOLVED.say(deal=values.show(self.names[d]))
+        if self.broken[d]:
+            return f"cancelled: {self.broken[d]}, and a deal goes through whole or not at all"
+        missing = self.missing(d)
+        return NOT_ACCEPTED.say(players=", ".join(missing)) if missing else ""
+
+    def finish(self, ctx: Context, d: int, status: Status, why: str) -> None:
+        """Every row of deal ``d`` gets the same outcome; the proposer's log says it."""
+        name = self.names[d]
+        note = why or f"deal {name} went through"
+        self.proposals.resolve_each(self.items[d], status, note)
+        self.acceptances.resolve_each(self.accepts[d], status, note)
+        if self.items[d]:
+            ctx.emit(self.proposers[d], "deal", f"deal {name}: {why}" if why else note)
 
 
 def collect(ctx: Context, propose: str, accept: str, *,
@@ -69,62 +95,44 @@ def collect(ctx: Context, propose: str, accept: str, *,
     ``parties(proposals, i)`` names everyone a row involves. An acceptance must name a
     proposed agreement its player is part of.
     """
-    found: dict[str, Agreement] = {}
     proposals, acceptances = ctx.batch(propose), ctx.batch(accept)
+    deals = Deals(proposals, acceptances)
+    numbers: dict[str, int] = {}  # folded name -> deal
     pending = list(proposals.pending("deal"))
     for (i, player, deal), key in zip(pending, _folded(pending)):
-        agreement = found.get(key)
-        if agreement is None:
-            agreement = found[key] = Agreement(deal, player)
-        elif agreement.proposer != player:
+        d = numbers.get(key)
+        if d is None:
+            d = numbers[key] = deals.add(deal, player)
+        elif deals.proposers[d] != player:
             proposals.resolve(i, Status.REJECTED, TAKEN.say(
-                deal=values.show(agreement.name), proposer=agreement.proposer))
+                deal=values.show(deals.names[d]), proposer=deals.proposers[d]))
             continue
         why = check_item(proposals, i)
         if why:
             proposals.resolve(i, Status.REJECTED, why)
-            agreement.break_by(proposals.rows[i])
-        else:
-            agreement.items.append(i)
-            agreement.parties.update(parties(proposals, i))
+            deals.break_by(d, proposals.rows[i])
+            continue
+        deals.items[d].append(i)
+        involved = deals.parties[d]
+        involved += [p for p in parties(proposals, i) if p not in involved]
     for rejected in ctx.rejected_rows(propose):
-        agreement = found.get(values.fold(values.text(rejected.record.get("deal"))))
-        if agreement is not None and agreement.proposer == rejected.player:
-            agreement.break_by(rejected.row)
+        d = numbers.get(values.fold(values.text(rejected.record.get("deal"))))
+        if d is not None and deals.proposers[d] == rejected.player:
+            deals.break_by(d, rejected.row)
     pending = list(acceptances.pending("deal"))
     for (j, player, deal), key in zip(pending, _folded(pending)):
-        agreement = found.get(key)
-        if agreement is None:
+        d = numbers.get(key)
+        if d is None:
             acceptances.resolve(j, Status.REJECTED, NO_SUCH.say(deal=values.show(deal)))
-        elif player not in agreement.parties:
+        elif player not in deals.parties[d]:
             acceptances.resolve(j, Status.REJECTED, NOT_INVOLVED.say(
-                deal=values.show(agreement.name)))
+                deal=values.show(deals.names[d])))
         else:
-            agreement.accepts.append(j)
-    return Deals(proposals, acceptances, found)
+            deals.accepts[d].append(j)
+    return deals
 
 
 def _folded(pending: list[tuple[int, str, str]]) -> list[str]:
     """Each (index, player, deal) row's deal name as names are compared (:func:`values.fold`),
     all in one go."""
     return values.fold_all([deal for _, _, deal in pending])
-
-
-def refusal(deals: Deals, agreement: Agreement) -> str:
-    """Why the agreement cannot go through as proposed and accepted ('' if it can)."""
-    if agreement.items and agreement.proposer not in agreement.parties:
-        return NOT_INVOLVED.say(deal=values.show(agreement.name))
-    if agreement.broken:
-        return f"cancelled: {agreement.broken}, and a deal goes through whole or not at all"
-    missing = deals.missing(agreement)
-    return NOT_ACCEPTED.say(players=", ".join(missing)) if missing else ""
-
-
-def finish(ctx: Context, deals: Deals, agreement: Agreement, status: Status, why: str) -> None:
-    """Every row of the agreement gets the same outcome; the proposer's log says it."""
-    note = why or f"deal {agreement.name} went through"
-    deals.proposals.resolve_each(agreement.items, status, note)
-    deals.acceptances.resolve_each(agreement.accepts, status, note)
-    if agreement.items:
-        ctx.emit(agreement.proposer, "deal", note if not why else
-                 f"deal {agreement.name}: {why}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sheetmaster.model import Status
 from sheetmaster.order_batch import OrderBatch
 from sheetmaster.rules.common import agreements
-from sheetmaster.rules.common.agreements import Agreement, Deals
+from sheetmaster.rules.common.agreements import Deals
 from sheetmaster.ruleset import Context
 
 from .. import reasons
@@ -27,8 +27,8 @@ TRANSFER_RULE = (
 def resolve_transfers(ctx: Context) -> None:
     """Deals go in the posting order of their first row, against current balances."""
     deals = agreements.collect(ctx, PROPOSE, ACCEPT, check_item=_check_item, parties=_parties)
-    for deal in deals.found.values():
-        _settle(ctx, deals, deal)
+    for d in range(len(deals)):
+        _settle(ctx, deals, d)
     exile_players_without_territory(ctx)
 
 
@@ -50,14 +50,14 @@ def _check_item(rows: OrderBatch, i: int) -> str:
     return ""
 
 
-def _settle(ctx: Context, deals: Deals, deal: Agreement) -> None:
+def _settle(ctx: Context, deals: Deals, d: int) -> None:
     world: ClaimsWorld = ctx.world
-    items = [_row_item(deals.proposals, i) for i in deal.items]
-    why = agreements.refusal(deals, deal) or _cannot_apply(world, items)
+    items = [_row_item(deals.proposals, i) for i in deals.items[d]]
+    why = deals.refusal(d) or _cannot_apply(world, items)
     if why:
-        agreements.finish(ctx, deals, deal, Status.REJECTED, why)
+        deals.finish(ctx, d, Status.REJECTED, why)
         return
-    emit, players = ctx.emit, world.players
+    emit, players, name = ctx.emit, world.players, deals.names[d]
     for giver, taker, item, amount, territory in items:
         if item == "territory":
             what = territory
@@ -66,9 +66,9 @@ def _settle(ctx: Context, deals: Deals, deal: Agreement) -> None:
             world.add(players[giver], item, -amount)
             world.add(players[taker], item, amount)
             what = f"{amount} {item}"
-        emit(giver, "transfer", f"gave {what} to {taker} (deal {deal.name})")
-        emit(taker, "transfer", f"received {what} from {giver} (deal {deal.name})")
-    agreements.finish(ctx, deals, deal, Status.APPLIED, "")
+        emit(giver, "transfer", f"gave {what} to {taker} (deal {name})")
+        emit(taker, "transfer", f"received {what} from {giver} (deal {name})")
+    deals.finish(ctx, d, Status.APPLIED, "")
 
 
 def _row_item(rows: OrderBatch, i: int) -> tuple[str, str, str, int, str]:

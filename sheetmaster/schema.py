@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import operator
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -239,12 +240,12 @@ def validate_table(table: Table, df: pd.DataFrame, problems: Problems) -> pd.Dat
     df, absent = _match_headers(table, df, problems)
     index, size = df.index, len(df)
     row_numbers = functools.cache(index.tolist)  # the sheet row numbers, read when needed
-    # One 2-D read and one 2-D frame built at the end: column by column, pandas' own
-    # bookkeeping cost more than reading the cells did. The optional columns the sheet lacks
-    # are never read: each of their cells is blank (None).
+    # One 2-D read and (see _typed_frame) one 2-D frame built at the end. The optional
+    # columns the sheet lacks are never read: each of their cells is blank (None).
     grid = df.to_numpy(dtype=object)
     at = {c: i for i, c in enumerate(df.columns)}
     typed: dict[str, list] = {}
+    as_read = True  # every typed cell the very object the tab holds
     for col in table.columns:
         if col.kind is Kind.RAW or (col.name not in at and col.name not in absent):
             continue
@@ -266,23 +267,36 @@ def validate_table(table: Table, df: pd.DataFrame, problems: Problems) -> pd.Dat
                         problems.add(table.tab, int(row), col.name,
                                      "is blank; every row needs one here")
         typed[col.name] = converted
+        as_read = as_read and cells is not None and all(map(operator.is_, converted, cells))
     names = [*df.columns, *absent]
-    cells_out = np.empty((len(names), size), dtype=object)
-    for i, name in enumerate(names):
-        if name in typed:
-            cells_out[i] = np.fromiter(typed[name], dtype=object, count=size)
-        elif name in at:
-            cells_out[i] = grid[:, at[name]]
-        # else: an absent RAW column, None as np.empty left it
-    out = pd.DataFrame(cells_out.T, index=index, columns=_dict_columns(names), dtype=object,
-                       copy=False)
+    if as_read and not absent and all(t == np.dtype(object) for t in df.dtypes):
+        # A million clean rows (names already trimmed): the tab as it is, not a copy.
+        out = df.copy(deep=False)
+        out.columns = _dict_columns(names)
+    else:
+        out = _typed_frame(df, grid, at, typed, names)
     out.attrs = {**df.attrs, "absent": absent}
     if table.key and (table.key in at or table.key in absent):
         key = table.column(table.key)
-        keys = typed[key.name] if key.name in typed else cells_out[names.index(key.name)]
+        keys = typed[key.name] if key.name in typed else out[key.name].tolist()
         if key.kind not in TEXT_KINDS or not folds_apart(keys):
             _check_unique(table, row_numbers(), list(keys), problems)
     return out
+
+
+def _typed_frame(df: pd.DataFrame, grid: np.ndarray, at: dict[str, int],
+                 typed: dict[str, list], names: list[str]) -> pd.DataFrame:
+    """The tab with its typed cells: one 2-D frame built at once (column by column, pandas'
+    own bookkeeping cost more than reading the cells did)."""
+    cells_out = np.empty((len(names), len(df)), dtype=object)
+    for i, name in enumerate(names):
+        if name in typed:
+            cells_out[i] = np.fromiter(typed[name], dtype=object, count=len(df))
+        elif name in at:
+            cells_out[i] = grid[:, at[name]]
+        # else: an absent RAW column, None as np.empty left it
+    return pd.DataFrame(cells_out.T, index=df.index, columns=_dict_columns(names),
+                        dtype=object, copy=False)
 
 
 def _read_text(cells: list) -> list[str]:

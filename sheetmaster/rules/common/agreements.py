@@ -61,10 +61,9 @@ class Deals:
 
     def missing(self, d: int) -> list[str]:
         """The parties, the proposer aside, who have not accepted deal ``d``."""
-        players = self.acceptances.players
-        accepted = [players[j] for j in self.accepts[d]]
-        proposer = self.proposers[d]
-        return sorted(p for p in self.parties[d] if p != proposer and p not in accepted)
+        players, proposer = self.acceptances.players, self.proposers[d]
+        accepted = {players[j] for j in self.accepts[d]}
+        return sorted([p for p in self.parties[d] if p != proposer and p not in accepted])
 
     def refusal(self, d: int) -> str:
         """Why deal ``d`` cannot go through as proposed and accepted ('' if it can)."""

@@ -82,6 +82,10 @@ def _cannot_apply(world: ClaimsWorld, items: list[tuple[str, str, str, int, str]
 
     Balances are checked after the whole deal, so a swap needs no stock in hand up front.
     """
+    if len(items) == 1 and items[0][2] != "territory":  # most deals: one amount, two players
+        giver, taker, item, amount, _ = items[0]
+        return _below_zero(world, sorted(((giver, item), (taker, item))),
+                           {(giver, item): -amount, (taker, item): amount})
     change: dict[tuple[str, str], int] = {}  # (player, item) -> net change
     given: set[str] = set()
     for giver, taker, item, amount, territory in items:
@@ -94,9 +98,16 @@ def _cannot_apply(world: ClaimsWorld, items: list[tuple[str, str, str, int, str]
         else:
             change[giver, item] = change.get((giver, item), 0) - amount
             change[taker, item] = change.get((taker, item), 0) + amount
+    return _below_zero(world, sorted(change), change)
+
+
+def _below_zero(world: ClaimsWorld, holdings: list[tuple[str, str]],
+                change: dict[tuple[str, str], int]) -> str:
+    """Why the first of ``holdings`` (player, item) that ``change`` takes below 0 cancels the
+    deal ('' if none does)."""
     held, players = world.held, world.players
-    for (name, item), delta in sorted(change.items()) if len(change) > 1 else change.items():
-        result = held(players[name], item) + delta
+    for name, item in holdings:
+        result = held(players[name], item) + change[name, item]
         if result < 0:
             return reasons.BELOW_ZERO.say(player=name, amount=result, item=item)
     return ""

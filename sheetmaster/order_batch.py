@@ -64,16 +64,17 @@ class OrderBatch:
     # -- outcomes ----------------------------------------------------------------------------
     def resolve(self, i: int, status: Status, reason: str = "") -> None:
         """Record order ``i``'s outcome; each order is resolved exactly once."""
-        if self.status[i] is not None:
-            raise RuntimeError(f"order row {abs(self.rows[i])} was resolved twice")
-        self.status[i] = status
-        self.reason[i] = reason
-        self._resolved += 1
+        self.resolve_each((i,), status, reason)
 
     def resolve_each(self, indexes: Sequence[int], status: Status, reason: str = "") -> None:
         """:meth:`resolve` each of these orders alike (e.g. every row of one agreement)."""
+        statuses, reasons = self.status, self.reason
         for i in indexes:
-            self.resolve(i, status, reason)
+            if statuses[i] is not None:
+                raise RuntimeError(f"order row {abs(self.rows[i])} was resolved twice")
+            statuses[i] = status
+            reasons[i] = reason
+            self._resolved += 1
 
     def pending(self, *columns: str) -> Iterator[tuple[Any, ...]]:
         """(index, player, *the columns' values) of each order not resolved yet, in posting

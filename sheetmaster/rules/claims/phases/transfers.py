@@ -27,9 +27,15 @@ TRANSFER_RULE = (
 def resolve_transfers(ctx: Context) -> None:
     """Deals go in the posting order of their first row, against current balances."""
     deals = agreements.collect(ctx, PROPOSE, ACCEPT, check_item=_check_item, parties=_parties)
+    f = deals.proposals.fields  # each proposal row as an item, its 'from' filled in
+    rows = list(zip(f["from"], f["to"], f["item"], f["amount"], f["territory"]))
     for d in range(len(deals)):
-        _settle(ctx, deals, d)
+        _settle(ctx, deals, d, [rows[i] for i in deals.items[d]])
     exile_players_without_territory(ctx)
+
+
+#: one row of a proposal: (from, to, item, amount, territory).
+Item = tuple[str, str, str, int, str]
 
 
 def _parties(rows: OrderBatch, i: int) -> tuple[str, str]:
@@ -50,9 +56,8 @@ def _check_item(rows: OrderBatch, i: int) -> str:
     return ""
 
 
-def _settle(ctx: Context, deals: Deals, d: int) -> None:
+def _settle(ctx: Context, deals: Deals, d: int, items: list[Item]) -> None:
     world: ClaimsWorld = ctx.world
-    items = [_row_item(deals.proposals, i) for i in deals.items[d]]
     why = deals.refusal(d) or _cannot_apply(world, items)
     if why:
         deals.finish(ctx, d, Status.REJECTED, why)
@@ -71,13 +76,7 @@ def _settle(ctx: Context, deals: Deals, d: int) -> None:
     deals.finish(ctx, d, Status.APPLIED, "")
 
 
-def _row_item(rows: OrderBatch, i: int) -> tuple[str, str, str, int, str]:
-    """Row ``i`` of a proposal: (from, to, item, amount, territory)."""
-    f = rows.fields
-    return f["from"][i], f["to"][i], f["item"][i], f["amount"][i], f["territory"][i]
-
-
-def _cannot_apply(world: ClaimsWorld, items: list[tuple[str, str, str, int, str]]) -> str:
+def _cannot_apply(world: ClaimsWorld, items: list[Item]) -> str:
     """Why the whole deal is cancelled against current balances ('' if it is not).
 
     Balances are checked after the whole deal, so a swap needs no stock in hand up front.

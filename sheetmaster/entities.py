@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from sheetmaster import values
+from sheetmaster.adjacency import plain_lists
 from sheetmaster.schema import (
     TEXT_KINDS,
     Column,
@@ -99,18 +100,6 @@ class _Refs:
         return tuple(out)
 
 
-def _plain_lists(cells: list[str]) -> bool:
-    """Whether every cell is text with no ';' or line break, and every ',' in it is followed
-    by a space: then splitting a cell on ', ' gives the parts splitting it on ',' gives, but
-    for the space after each comma (which a strip takes off)."""
-    try:
-        text = "\n".join(cells)
-    except TypeError:  # a cell that is no text: not a typed table
-        return False
-    return text.count("\n") == len(cells) - 1 and ";" not in text and \
-        text.count(",") == text.count(", ")
-
-
 def _names_as_spelt(cells: list[str], item: Callable[[str], str]
                     ) -> list[tuple[str, ...]] | None:
     """A REFS column's cells read the short way: each cell's names when every name in the
@@ -118,13 +107,13 @@ def _names_as_spelt(cells: list[str], item: Callable[[str], str]
     list); else None, and the caller reads each cell.
 
     This equals the reading cell by cell (split on ',', each part stripped, found as spelt):
-    see :func:`_plain_lists`. ``item`` raises KeyError for a part not spelt as its tab spells
-    it; the names it finds are never blank (``key_lookups`` leaves blank keys out), so every
-    part found is kept.
+    see :func:`~sheetmaster.adjacency.plain_lists`. ``item`` raises KeyError for a part not
+    spelt as its tab spells it; the names it finds are never blank (``key_lookups`` leaves
+    blank keys out), so every part found is kept.
     """
     if not cells:
         return []
-    if not _plain_lists(cells):
+    if not plain_lists(cells):
         return None
     split, strip = str.split, str.strip
     try:

@@ -2,8 +2,9 @@
 declares, and sheetmaster's columns are written back from those objects after the turn.
 
 Every cross-tab check that only needs the declaration lives here, once, with one wording for
-every game: a name that is no row of the tab it should name, an adjacency listed on one side
-only, a row that borders itself, a name listed twice.
+every game: a name that is no row of the tab it should name, a name listed twice, and (in
+:mod:`~sheetmaster.both_sides`) an adjacency listed on one side only, a row that borders
+itself.
 """
 
 from __future__ import annotations
@@ -11,14 +12,13 @@ from __future__ import annotations
 import dataclasses
 import operator
 from collections.abc import Callable, Iterable, Mapping
-from itertools import chain
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from sheetmaster import values
 from sheetmaster.adjacency import plain_lists
+from sheetmaster.both_sides import check_both_sides
 from sheetmaster.schema import (
     TEXT_KINDS,
     Column,
@@ -207,82 +207,6 @@ def load_rows(table: Table, frame: pd.DataFrame, tables: Mapping[str, Table],
     return [obj for obj, ok in zip(made, keep) if ok] if not all(keep) else made
 
 
-def check_both_sides(table: Table, objects: Iterable[Any], problems: Problems) -> None:
-    """An adjacency listed on one side must be listed on the other, and nothing borders
-    itself."""
-    columns = [c for c in table.columns if c.kind is Kind.REFS and c.both_sides]
-    if not columns:
-        return
-    key = _key_attr(table)
-    objects = list(objects)
-    names = list(map(operator.attrgetter(key), objects))
-    ids = _name_ids(names)
-    for col in columns:
-        linked = list(map(operator.attrgetter(col.attr), objects))
-        if ids is None or not _listed_both_ways(ids, linked):  # else nothing to say
-            _check_row_by_row(table, col, objects, names, linked, problems)
-
-
-def _check_row_by_row(table: Table, col: Column, objects: list[Any], names: list[str],
-                      linked: list[tuple[str, ...]], problems: Problems) -> None:
-    """:func:`check_both_sides` of one column, each link looked at."""
-    links = dict(zip(names, linked))
-    for name, obj, others in zip(names, objects, linked):
-        for other in others:  # most rows of a big map have none or a few
-            if name in links[other] and other != name:
-                continue
-            if other == name:
-                problems.add(table.tab, obj.row, col.name, f"'{name}' cannot border itself")
-            else:
-                there = objects[names.index(other)]
-                problems.add(table.tab, obj.row, col.name,
-                             f"'{name}' lists '{other}', but '{other}' (row {there.row}) "
-                             f"does not list '{name}' in its {col.name}")
-
-
-def _name_ids(names: list[str]) -> np.ndarray | None:
-    """The rows' names as object ids, or None when two rows have the same name (or a name is
-    no dict key): the row-by-row check then tells them apart by equality."""
-    try:
-        if len(set(names)) != len(names):
-            return None
-    except TypeError:
-        return None
-    return np.fromiter(map(id, names), dtype=np.uint64, count=len(names))
-
-
-def _listed_both_ways(name_ids: np.ndarray, linked: list[tuple[str, ...]]) -> bool:
-    """Whether the row-by-row check of one adjacency column would find nothing: True when
-    every link is the very name object of a row (:func:`load_rows` gives it the lookup's,
-    which is the row's) that lists back the very name object of the row listing it, and none
-    is the row's own. False says only that the row-by-row check must look.
-
-    A link is the pair (id of the row's name, id of the name listed); ids are unique among
-    objects alive together, and the names and tuples are. The pairs equal the pairs turned
-    round, counted alike, when the pairs going up (first id lower) are the pairs going down
-    (first id higher, or equal: a row's own name, which then matches nothing) turned round:
-    two sorts of half the links. Then every name listed lists a row back, so it is a row's
-    name (only those list), and that row lists this one: ``name in links[other]`` holds, and
-    ``other != name`` since the rows' names all differ.
-    """
-    try:
-        counts = np.fromiter(map(len, linked), dtype=np.int64, count=len(linked))
-        there = np.fromiter(map(id, chain.from_iterable(linked)), dtype=np.uint64,
-                            count=int(counts.sum()))
-    except TypeError:  # not tuples of names: the row-by-row check says what it says
-        return False
-    if not len(there):
-        return True
-    here = np.repeat(name_ids, counts)
-    low = min(here.min(), there.min())
-    if max(here.max(), there.max()) - low >= 1 << 32:  # ids too far apart for one key
-        return False
-    up = here < there
-    rising = ((here[up] - low) << np.uint64(32)) | (there[up] - low)
-    falling = ((there[~up] - low) << np.uint64(32)) | (here[~up] - low)
-    return np.array_equal(np.sort(rising), np.sort(falling))
-
-
 def check_unique(table: Table, frame: pd.DataFrame, problems: Problems) -> None:
     """Columns of a keyless tab whose names must differ (e.g. each army's name)."""
     text = {c.name for c in table.columns if c.kind in TEXT_KINDS}
@@ -298,10 +222,6 @@ def check_unique(table: Table, frame: pd.DataFrame, problems: Problems) -> None:
             if first != int(row):
                 problems.add(table.tab, row, name,
                              f"'{cell}' is listed twice (also on row {first})")
-
-
-def _key_attr(table: Table) -> str:
-    return table.column(table.key).attr if table.key else "name"
 
 
 def _column_cells(col: Column, objects: list[Any]) -> list[Any]:

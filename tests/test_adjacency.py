@@ -1,6 +1,6 @@
-"""Adjacency columns as row positions: read in bulk and checked in bulk. Each short way is
-compared with the slow code it stands in for (the cell-by-cell reading, the row-by-row
-check) on awkward inputs: names in
+"""Adjacency columns as row positions: read in bulk, checked in bulk, and a map graph over
+them. Each short way is compared with the slow code it stands in for (the cell-by-cell
+reading, the row-by-row check, a graph over tuples of names) on awkward inputs: names in
 other cases or spacing, ';' or line breaks between them, blank parts, unknown names, links on
 one side or to oneself, names listed twice, blank, retired and same-name rows."""
 
@@ -15,6 +15,7 @@ from sheetmaster import adjacency, both_sides, entities, schema, values
 from sheetmaster.adjacency import Adjacency, RowKeys, read_plain
 from sheetmaster.builder import table_frame
 from sheetmaster.engine import prepare
+from sheetmaster.mapgraph import LAND, SEA, WATERWAY, MapGraph
 from sheetmaster.schema import Column, Kind, Problems, Table
 
 #: row names, some awkward: inner spaces, ',' or ';' in a name, non-ASCII, names that only
@@ -352,6 +353,65 @@ def test_the_check_on_positions_vouches_only_for_maps_the_row_by_row_check_passe
     assert not (complete and links.listed_both_ways() and said.items)
 
 
+# -- a map graph over row positions answers as one over tuples of names ----------------------
+
+@dataclass(slots=True)
+class Node:
+    borders: tuple[str, ...]
+    waterways: tuple[str, ...]
+
+
+def graphs(rng: random.Random) -> tuple[MapGraph, MapGraph, list[str]]:
+    size = rng.randint(1, 25)
+    names = [f"N{i}" for i in range(size)]
+    if rng.random() < 0.2:  # two rows of one name: the last one's links count, as in a dict
+        names[rng.randrange(size)] = names[0]
+    lists = {kind: [[rng.randrange(size) for _ in range(rng.choice([0, 1, 2, 4]))]
+                    for _ in range(size)] for kind in (LAND, WATERWAY)}
+    keys = RowKeys(names)
+    rows = {n: Node(*(tuple(names[j] for j in lists[k][i]) for k in (LAND, WATERWAY)))
+            for i, n in enumerate(names)}
+    by_rows = MapGraph.from_rows(rows, {LAND: "borders", WATERWAY: "waterways"})
+    by_links = MapGraph.from_links(keys.names, keys.positions,
+                                   {k: Adjacency.from_lists(v) for k, v in lists.items()})
+    for _ in range(rng.randint(0, 3)):  # edges added by hand, to names of rows or not
+        a, b = rng.choice(names), rng.choice([*names, "Sea"])
+        kind = rng.choice([LAND, SEA])
+        by_rows.add(a, b, kind)
+        by_links.add(a, b, kind)
+    return by_rows, by_links, names
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_graph_over_positions_answers_as_one_over_tuples(seed):
+    rng = random.Random(seed)
+    by_rows, by_links, names = graphs(rng)
+    nodes = [*dict.fromkeys(names), "Sea", "Atlantis"]
+    assert by_links.kinds() == by_rows.kinds()
+    for kinds in (None, [LAND], [WATERWAY], [WATERWAY, LAND], [SEA, LAND], [SEA]):
+        through = set(rng.sample(nodes, len(nodes) // 2)).__contains__
+        for node in nodes:
+            for graph in (by_rows, by_links):
+                assert graph.neighbours(node, kinds) == by_rows.neighbours(node, kinds)
+            for target in nodes:
+                asked: list[list[str]] = [[], []]
+                answers = [g.any_neighbour(node, lambda n, a=a, t=target: a.append(n) or n == t,
+                                           kinds) for g, a in zip((by_rows, by_links), asked)]
+                assert answers[0] == answers[1] and asked[0] == asked[1]
+                assert by_links.adjacent(node, target, kinds) == \
+                    by_rows.adjacent(node, target, kinds)
+                assert by_links.path(node, target, kinds, through=through) == \
+                    by_rows.path(node, target, kinds, through=through)
+            for limit in (None, 1, 2):
+                assert by_links.distances(node, kinds, through=through, limit=limit) == \
+                    by_rows.distances(node, kinds, through=through, limit=limit)
+            assert by_links.connected(node, kinds, through=through) == \
+                by_rows.connected(node, kinds, through=through)
+        walk = rng.choices(nodes, k=3)
+        assert by_links.is_path(walk, kinds) == by_rows.is_path(walk, kinds)
+        assert by_links.components(nodes, kinds) == by_rows.components(nodes, kinds)
+
+
 def test_the_engine_offers_each_adjacency_column_as_positions(example_state, claims):
     seen = []
 
@@ -368,3 +428,10 @@ def test_the_engine_offers_each_adjacency_column_as_positions(example_state, cla
     for attr, column in links.items():
         assert same_objects(column.as_names(keys.names),
                             [getattr(t, attr) for t in territories])
+    by_rows = MapGraph.from_rows(dict(zip(keys.names, territories)),
+                                 {LAND: "borders", WATERWAY: "waterways"})
+    by_links = MapGraph.from_links(keys.names, keys.positions,
+                                   {LAND: links["borders"], WATERWAY: links["waterways"]})
+    for name in keys.names:
+        assert by_links.neighbours(name) == by_rows.neighbours(name)
+        assert by_links.distances(name) == by_rows.distances(name)

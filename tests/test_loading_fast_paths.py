@@ -18,6 +18,7 @@ import pytest
 from toy import LANDS, REALMS
 
 from sheetmaster import entities, schema, values
+from sheetmaster.both_sides import _listed_both_ways, _name_ids, check_row_by_row
 from sheetmaster.builder import table_frame
 from sheetmaster.schema import Column, Kind, Problems, Table
 
@@ -264,8 +265,8 @@ def both_sides(places: list[Place]) -> tuple[list, list]:
     """(check_both_sides, the row-by-row check): the problems each finds."""
     fast, slow = Problems(), Problems()
     entities.check_both_sides(PLACES, places, fast)
-    entities._check_row_by_row(PLACES, PLACES.columns[1], places, [p.name for p in places],
-                               [p.borders for p in places], slow)
+    check_row_by_row(PLACES, PLACES.columns[1], places, [p.name for p in places],
+                     [p.borders for p in places], slow)
     return problems_of(fast), problems_of(slow)
 
 
@@ -388,12 +389,12 @@ def test_listed_both_ways_is_each_link_having_its_way_back(seed):
                 lists[b].insert(rng.randint(0, len(lists[b])), a)
     names = [f"N{i}" for i in range(size)]
     linked = [tuple(names[t] for t in listed) for listed in lists]
-    fast = entities._listed_both_ways(entities._name_ids(names), linked)
+    fast = _listed_both_ways(_name_ids(names), linked)
     twice = any(len(set(listed)) < len(listed) for listed in lists)
     assert fast == brute_force(lists) or (twice and not fast)
     if fast and linked[0]:  # the same name, another object: the bulk check cannot vouch
         linked[0] = ("".join(["N", linked[0][0][1:]]), *linked[0][1:])
-        assert not entities._listed_both_ways(entities._name_ids(names), linked)
+        assert not _listed_both_ways(_name_ids(names), linked)
 
 
 # -- the toy game: references and borders as the engine reads them -----------------------------
@@ -423,8 +424,8 @@ def test_lands_load_alike_with_names_typed_in_every_way(seed):
     assert set(problems_of(slow)) <= set(problems_of(problems))
     fast, slow_sides = Problems(), Problems()
     entities.check_both_sides(LANDS, rows, fast)
-    entities._check_row_by_row(LANDS, LANDS.column("borders"), rows, [r.name for r in rows],
-                               [r.borders for r in rows], slow_sides)
+    check_row_by_row(LANDS, LANDS.column("borders"), rows, [r.name for r in rows],
+                     [r.borders for r in rows], slow_sides)
     assert problems_of(fast) == problems_of(slow_sides)
 
 

@@ -6,7 +6,8 @@ read and write the tables: :class:`~sheetmaster.stores.xlsx.XlsxStore` for a loc
 :class:`~sheetmaster.stores.gsheets.SheetsStore` for a Google Sheet.
 """
 
-from sheetmaster.engine import check, resolve
+from sheetmaster.checking import check
+from sheetmaster.engine import resolve
 from sheetmaster.model import Event, GameState, Order, OrderResult, Status, TurnResult
 from sheetmaster.rules import available as available_rulesets
 from sheetmaster.rules import get as get_ruleset

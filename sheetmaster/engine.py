@@ -6,21 +6,19 @@ that on either side of it.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from itertools import chain
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from sheetmaster import collector, reasons, values
 from sheetmaster.adjacency import Adjacency, RowKeys
 from sheetmaster.calendar import Date
 from sheetmaster.decisions import ANSWER
-from sheetmaster.dice import Dice, PracticeDice
+from sheetmaster.dice import Dice
 from sheetmaster.entities import adjacency_columns, check_unique, key_names, load_tab
 from sheetmaster.fairness import (
     HOW_TO_SET,
@@ -34,12 +32,11 @@ from sheetmaster.lasting import Lasting, lasting_tables
 from sheetmaster.model import (
     Event,
     GameState,
-    OrderResult,
     Status,
     TurnResult,
 )
-from sheetmaster.order_batch import OrderBatch
-from sheetmaster.orders import REASON, RESULT, TURN, OrderReader, ParsedOrders
+from sheetmaster.order_outcomes import in_sheet_order, orders_after, refuse_out_of_turn, when
+from sheetmaster.orders import OrderReader, ParsedOrders
 from sheetmaster.ruleset import Context, Ruleset
 from sheetmaster.schema import Problem, Problems, StateError, Table, match_columns, validate_table
 from sheetmaster.settings import (
@@ -64,12 +61,6 @@ from sheetmaster.tabs import (
     read_meta,
 )
 from sheetmaster.values import BadValue, Names
-
-#: What ``check`` writes in the result column instead of the final words.
-CHECK_WORDS = {Status.APPLIED: "ok", Status.PARTIAL: "ok, in part",
-               Status.REJECTED: "would be rejected",
-               Status.BLOCKED: "would be blocked, as orders stand",
-               Status.NOT_NEEDED: "not needed, as things stand"}
 
 
 def all_tables(ruleset: Ruleset) -> tuple[Table, ...]:
@@ -288,17 +279,18 @@ def _committed(state: GameState, dice: TurnDice) -> bool:
 
 def resolve(ruleset: Ruleset, raw: GameState, *, seed: int | None = None,
             dice: Dice | None = None, secret: str | None = None,
-            now: datetime | None = None) -> TurnResult:
+            now: datetime | None = None, notes_before: bool = False) -> TurnResult:
     """Resolve the current turn: every phase in order, every order given a result.
 
     The dice come from the game's dice ``secret`` (the turn's seed is derived from it, checked
     against the commitment the Game tab published, revealed in the Log, and the next turn's
     commitment is published; hidden draws such as a deck's order come from a stream keyed by
     it), or from a given ``seed`` or ``dice`` (tests). ``now`` is when the turn is resolved:
-    the next deadline is set after it.
+    the next deadline is set after it. ``notes_before``: each player's notes as the game
+    stood before the turn (``check`` shows nothing the turn would draw), not after.
     """
     with collector.paused():
-        return _resolve(ruleset, raw, seed, dice, secret, now)
+        return _resolve(ruleset, raw, seed, dice, secret, now, notes_before)
 
 
 def private_notes(world: Any) -> dict[str, list[str]]:
@@ -331,7 +323,7 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
                                   "the game is over; there is no turn left to resolve")])
     parsed = read_orders(ruleset, prepared)
     batches = parsed.batches
-    refused = _refuse_out_of_turn(ruleset, date, batches)
+    refused = refuse_out_of_turn(ruleset, date, batches)
     events: list[Event] = []
     with Context(prepared.world, batches, dice, turn, events, parsed.rejected_rows,
                  refused=refused, date=date, settings=prepared.settings,
@@ -354,21 +346,21 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
             left = [i for i, _ in batch.pending()]
             if left:
                 batch.resolve_each(left, Status.REJECTED, reasons.NOT_NOW.say(
-                    kind=batch.kind, now=_when(date)) if batch.kind in idle else
+                    kind=batch.kind, now=when(date)) if batch.kind in idle else
                     reasons.NOT_RESOLVED.say())
         secret = {k.name for k in ruleset.order_kinds if k.secret}
         for r in parsed.rejected if secret else ():
             r.secret = r.kind in secret
-        ordered = _in_sheet_order([*parsed.rejected, *chain.from_iterable(
+        ordered = in_sheet_order([*parsed.rejected, *chain.from_iterable(
             batch.results(batch.kind in secret) for batch in batches.values())])
         after_tables = dict(state.tables)
         after_tables.update(prepared.world.to_tables(state))
         after_tables.update(prepared.lasting.to_tables(state))
-        after_tables[ORDERS_TAB] = _orders_after(
+        after_tables[ORDERS_TAB] = orders_after(
             state.tables[ORDERS_TAB], [r for r in ordered if r.row > 0],
             [r for r in parsed.blank_turn_rows if r > 0], turn)
         if ruleset.gm_orders:
-            after_tables[GM_ORDERS_TAB] = _orders_after(
+            after_tables[GM_ORDERS_TAB] = orders_after(
                 state.tables[GM_ORDERS_TAB], [replace(r, row=-r.row) for r in ordered if r.row < 0],
                 [-r for r in parsed.blank_turn_rows if r < 0], turn)
         after_tables[LOG_TAB] = log_rows(state.tables[LOG_TAB], turn, events)
@@ -382,20 +374,6 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
         return TurnResult(ruleset.name, turn, seed, state, GameState(after_tables, after_meta),
                           ordered, events,
                           before if before is not None else private_notes(prepared.world))
-
-
-def _in_sheet_order(results: list[OrderResult]) -> list[OrderResult]:
-    """The results by row: the Orders tab's, then the GM orders tab's (negative rows: -5 is
-    its row 5)."""
-    rows = np.fromiter(map(_row, results), dtype=np.int64, count=len(results))
-    rows[rows < 0] = _GM_ROWS - rows[rows < 0]
-    found = np.empty(len(results), dtype=object)
-    found[:] = results
-    return found[np.argsort(rows, kind="stable")].tolist()
-
-
-#: what the GM orders tab's rows sort as (after any row of the Orders tab).
-_GM_ROWS = 1 << 40
 
 
 def _run_phases(ruleset: Ruleset, ctx: Context) -> None:
@@ -415,42 +393,6 @@ def _run_phases(ruleset: Ruleset, ctx: Context) -> None:
     ctx.enter(None)
 
 
-def _when(date: Date) -> str:
-    """What this turn is, for a reason: 'round 3's turns stage', 'Spring', 'turn 4'."""
-    if date.stage:
-        return f"round {date.round}'s {date.stage} stage (the Game tab's 'stage')"
-    return date.season or f"turn {date.turn}"
-
-
-def _refuse_out_of_turn(ruleset: Ruleset, date: Date, batches: dict[str, OrderBatch]
-                        ) -> set[int]:
-    """Refuse the orders this turn may not take: the setup turn takes setup orders only,
-    other turns none of them; GM-only kinds come from the GM's tab alone. Returns their
-    rows."""
-    setup_kinds = [k.name for k in ruleset.order_kinds if k.setup]
-    refused: set[int] = set()
-    for kind in ruleset.order_kinds:
-        batch = batches.get(kind.name)
-        if not batch:
-            continue
-        reason = ""
-        if date.setup and not kind.setup:
-            reason = reasons.SETUP_ONLY.say(kinds=", ".join(setup_kinds)) if setup_kinds \
-                else reasons.NO_SETUP_ORDERS.say()
-        elif kind.setup and not date.setup:
-            reason = reasons.NOT_SETUP.say(kind=kind.name)
-        if reason:
-            out = list(range(len(batch)))
-        elif kind.gm_only:
-            out = [i for i, row in enumerate(batch.rows) if row > 0]  # not from the GM's tab
-            reason = reasons.GM_ONLY.say(kind=kind.name)
-        else:
-            continue
-        batch.resolve_each(out, Status.REJECTED, reason)
-        refused.update(batch.rows[i] for i in out)
-    return refused
-
-
 def game_settings(ruleset: Ruleset, turn: int, meta: dict[str, Any]) -> dict[str, Any]:
     """The settings sheetmaster writes for ``turn`` besides the turn number (e.g. a season),
     for a new game's Game tab (where the settings are not read yet)."""
@@ -463,83 +405,5 @@ def game_settings(ruleset: Ruleset, turn: int, meta: dict[str, Any]) -> dict[str
         return {}
 
 
-#: practice dice for ``check``: its outcomes are never shown as if they were the real ones.
-PRACTICE_SEED = 0
-DEPENDS_ON_DICE = "valid; what it does depends on the dice rolled when the turn is resolved"
-MAY_FAIL_ON_DICE = ("valid now, but whether it succeeds depends on the dice rolled when the "
-                    "turn is resolved")
-FAILS_EITHER_WAY = ("would be rejected whatever the dice; why depends on the dice rolled when "
-                    "the turn is resolved")
-
-
-def check(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> TurnResult:
-    """Resolve in memory and report each order as it stands now, without advancing anything.
-
-    The returned ``after`` state differs from ``before`` only in the Orders tab's result and
-    reason cells, which say "ok" or why the order would be rejected. Its notes are each
-    player's as the game stands before the turn (nothing the turn would draw): the hands a
-    ruleset seals open only with the dice ``secret``. The real dice are not known before the
-    resolve: an order whose outcome changes when every practice die comes up the other way
-    says that it depends on the dice, never what practice dice gave.
-    """
-    practice = PracticeDice(PRACTICE_SEED)
-    with collector.paused():
-        result = _resolve(ruleset, raw, None, practice, secret, None, notes_before=True)
-    results = result.results
-    if practice.rolled:
-        mirrored = {r.row: r for r in resolve(ruleset, raw, dice=PracticeDice(
-            PRACTICE_SEED, mirror=practice), secret=secret).results}
-        results = [_by_dice(r, mirrored.get(r.row)) for r in results]
-    tables = dict(result.before.tables)
-    for tab, sign in ((ORDERS_TAB, 1), (GM_ORDERS_TAB, -1)):
-        if tab not in tables:
-            continue
-        orders = tables[tab].copy()
-        for col in (RESULT, REASON):
-            orders[col] = orders[col].astype(object)
-        for r in results:
-            if r.row * sign > 0:
-                orders.at[r.row * sign, RESULT] = CHECK_WORDS[r.status]
-                orders.at[r.row * sign, REASON] = r.public_reason
-        tables[tab] = orders
-    after = GameState(tables, result.before.meta)
-    return TurnResult(ruleset.name, result.turn, 0, result.before, after, results, [],
-                      result.notes)
-
-
-def _by_dice(one: OrderResult, other: OrderResult | None) -> OrderResult:
-    """An order's check result, knowing its result with the other practice dice."""
-    if other is None or (other.status, other.reason) == (one.status, one.reason):
-        return one
-    rejected = [r.status is Status.REJECTED for r in (one, other)]
-    if all(rejected):
-        return replace(one, reason=FAILS_EITHER_WAY)
-    return replace(one, status=Status.APPLIED,
-                   reason=MAY_FAIL_ON_DICE if any(rejected) else DEPENDS_ON_DICE)
-
-
-def _orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_rows: list[int],
-                  turn: int) -> pd.DataFrame:
-    # A shallow copy: the columns below are replaced whole, never written into, so the
-    # before-state keeps its own (a deep copy of a million rows cost a second).
-    out = orders.copy(deep=False)
-    where = out.index.get_indexer(np.fromiter(map(_row, results), dtype=np.int64,
-                                              count=len(results)))
-    words = {s: s.value for s in Status}
-    for col, new in ((RESULT, list(map(words.__getitem__, map(_status, results)))),
-                     (REASON, list(map(_public_reason, results)))):
-        cells = out[col].to_numpy(dtype=object, copy=True)
-        cells[where] = new
-        out[col] = cells
-    if blank_turn_rows:
-        cells = out[TURN].to_numpy(dtype=object, copy=True)
-        cells[out.index.get_indexer(np.asarray(blank_turn_rows, dtype=np.int64))] = turn
-        out[TURN] = cells
-    return out
-
-
-_row, _status, _public_reason = map(operator.attrgetter, ("row", "status", "public_reason"))
-
-
-__all__ = ["CHECK_WORDS", "Loaded", "Prepared", "StateError", "all_tables", "check",
-           "game_settings", "prepare", "resolve"]
+__all__ = ["Loaded", "Prepared", "StateError", "all_tables", "game_settings", "prepare",
+           "resolve"]

@@ -14,7 +14,8 @@ from datetime import datetime, timezone
 from typing import Any, NoReturn
 
 from sheetmaster import collector, rules, values
-from sheetmaster.engine import PRACTICE_SEED, all_tables, check, find_tab, resolve
+from sheetmaster.checking import PRACTICE_SEED, check
+from sheetmaster.engine import all_tables, find_tab, resolve
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Problem, Problems, StateError, match_columns, validate_table

@@ -14,8 +14,9 @@ import pytest
 
 from sheetmaster import rules, values
 from sheetmaster.builder import build_state
+from sheetmaster.checking import check
 from sheetmaster.cli import main
-from sheetmaster.engine import check, resolve
+from sheetmaster.engine import resolve
 from sheetmaster.fairness import EXAMPLE_SECRET, SECRET_ENV, hidden_key, secret_path
 from sheetmaster.model import GameState, Status
 from sheetmaster.report import GM, player_reports

@@ -378,7 +378,7 @@ def secret_cards_rules():
 
 
 def test_notes_tell_each_player_alone_what_they_hold():
-    from sheetmaster.engine import check
+    from sheetmaster.checking import check
 
     rules = secret_cards_rules()
     orders = [{"player": "Stark", "order": "pay", "amount": 1}]

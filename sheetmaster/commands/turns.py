@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sheetmaster import fairness, json_output
+from sheetmaster.checking import CHECK_WORDS
 from sheetmaster.commands.games import run_all
 from sheetmaster.commands.maps import TurnMap, map_file, resolve_map_options
 from sheetmaster.commands.options import (
@@ -26,7 +27,6 @@ from sheetmaster.commands.options import (
 )
 from sheetmaster.commands.posting import discord_option, discord_webhooks, post
 from sheetmaster.console import out_console
-from sheetmaster.engine import CHECK_WORDS
 from sheetmaster.exits import Exit, UsageError
 from sheetmaster.model import Status, TurnResult
 from sheetmaster.report import TurnGroups, format_diff, format_results

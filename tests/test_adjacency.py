@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass, fields, replace
 
 import pytest
+from link_mistakes import IN_A_LIST, misspell
 
 from sheetmaster import adjacency, both_sides, entities, schema, values
 from sheetmaster.adjacency import Adjacency, RowKeys, read_plain
@@ -204,16 +205,10 @@ def spoil(rng: random.Random, rows: list[dict]) -> None:
     other = rng.choice(rows)["place"]
     how = rng.choice(["one side", "itself", "twice", "case", "spacing", "blank part",
                       "same name", "name in other case", "blank name", "unknown", "retired"])
-    if how == "one side":
+    if how in IN_A_LIST:
+        misspell(rng, how, links, row["place"])
+    elif how == "one side":
         links.append(other)
-    elif how == "itself":
-        links.insert(rng.randint(0, len(links)), row["place"])
-    elif how == "twice" and links:
-        links.append(links[0])
-    elif how == "case" and links:
-        links[0] = links[0].lower()
-    elif how == "spacing" and links:
-        links[-1] = " " + links[-1] + "  "
     elif how == "blank part":
         links.insert(rng.randint(0, len(links)), "")
     elif how == "same name":  # the very name object, or an equal one
@@ -224,8 +219,6 @@ def spoil(rng: random.Random, rows: list[dict]) -> None:
         rows.append(dict(row, place=row["place"].lower(), borders=[], waterways=[]))
     elif how == "blank name":
         rows.append(dict(row, place="", borders=[other], waterways=[]))
-    elif how == "unknown":
-        links.append("Atlantis")
     elif how == "retired":
         row["status"] = "gone (sunk)"
 

@@ -312,11 +312,6 @@ class Context:
         """Record an order's outcome; each order is resolved exactly once."""
         order.batch.resolve(order.index, status, reason)
 
-    def resolve_all(self, orders: Iterable[Order], status: Status, reason: str = "") -> None:
-        """:meth:`resolve` each of ``orders`` alike (e.g. every row of an agreement)."""
-        for order in orders:
-            order.batch.resolve(order.index, status, reason)
-
     def resolved(self, order: Order) -> OrderResult | None:
         return order.batch.result(order.index)
 

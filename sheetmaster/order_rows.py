@@ -213,7 +213,7 @@ def fill_in(found: list, cells: list, memo: Memo) -> None:
 
 
 #: a cell that starts so after its trim is looked at closely (it may be a formula).
-_FORMULA_FIRSTS = "=@+-"
+FORMULA_FIRSTS = "=@+-"
 
 
 def plain_text(cells: list) -> list[str] | None:
@@ -225,8 +225,8 @@ def plain_text(cells: list) -> list[str] | None:
     except TypeError:  # a cell that is not text (a number, a blank None)
         return None
     joined = "\x00".join(trimmed)
-    if "" in trimmed or joined[:1] in _FORMULA_FIRSTS or \
-            any(f"\x00{first}" in joined for first in _FORMULA_FIRSTS):
+    if "" in trimmed or joined[:1] in FORMULA_FIRSTS or \
+            any(f"\x00{first}" in joined for first in FORMULA_FIRSTS):
         return None
     return trimmed
 

@@ -21,6 +21,7 @@ from sheetmaster.model import Order, OrderResult, Status
 from sheetmaster.order_batch import OrderBatch
 from sheetmaster.order_rows import (
     FAILED,
+    FORMULA_FIRSTS,
     MEMO_BY_TYPE,
     MEMO_TYPES,
     FirstRows,
@@ -84,7 +85,7 @@ class OrderKind:
 
 
 #: first characters of a cell worth a closer look for a formula (leading spaces included).
-_FORMULA_STARTS = frozenset("=@+- \t\n")
+_FORMULA_STARTS = frozenset(FORMULA_FIRSTS + " \t\n")
 
 
 def _looks_like_formula(text: str) -> bool:

@@ -6,8 +6,7 @@ that on either side of it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import chain
 from typing import Any
@@ -15,11 +14,10 @@ from typing import Any
 import pandas as pd
 
 from sheetmaster import collector, reasons, values
-from sheetmaster.adjacency import Adjacency, RowKeys
 from sheetmaster.calendar import Date
 from sheetmaster.decisions import ANSWER
 from sheetmaster.dice import Dice
-from sheetmaster.entities import adjacency_columns, check_unique, key_names, load_tab
+from sheetmaster.entities import check_both_sides, check_unique, key_lookups, load_rows
 from sheetmaster.fairness import (
     HOW_TO_SET,
     DiceSecretError,
@@ -77,13 +75,7 @@ class Loaded:
     settings, the turn's date and ``key``: what a ruleset seals its secrets in the shared
     sheet with (a hand of cards), :func:`~sheetmaster.fairness.hidden_key` of the game's dice
     secret, as the hidden draws' ("" when the run was not given the secret: nothing sealed
-    can then be opened, and nothing may be sealed).
-
-    A tab with adjacency columns (names of its own rows, listed on both sides) also has its
-    ``row_keys`` (row position <-> name) and ``links``: column attribute -> the column as row
-    positions, read whether or not its entity declares the attribute (a world that works on
-    positions need not declare it, and no tuple of names is then made for a row).
-    ``MapGraph.from_links`` makes a map of them."""
+    can then be opened, and nothing may be sealed)."""
 
     state: GameState
     rows: dict[str, list[Any]]
@@ -91,8 +83,6 @@ class Loaded:
     settings: Settings
     date: Date
     key: str = ""
-    row_keys: dict[str, RowKeys] = field(default_factory=dict)
-    links: dict[str, Mapping[str, Adjacency]] = field(default_factory=dict)
 
 
 @dataclass
@@ -187,22 +177,16 @@ def load_entities(ruleset: Ruleset, state: GameState, settings: Settings, date: 
     """Every declared tab's rows as objects, their references and adjacencies checked;
     ``key`` opens what the ruleset sealed (see :class:`Loaded`)."""
     tables = {t.tab: t for t in ruleset.tables}
-    in_order = key_names(ruleset.tables, state.tables)
-    names = {tab: Names(keys) for tab, keys in in_order.items()}
-    row_keys = {t.tab: RowKeys(in_order[t.tab]) for t in ruleset.tables
-                if t.entity is not None and t.tab in in_order and adjacency_columns(t)}
+    names = key_lookups(ruleset.tables, state.tables)
     rows: dict[str, list[Any]] = {}
-    links: dict[str, Mapping[str, Adjacency]] = {}
     for table in ruleset.tables:
         frame = state.tables[table.tab]
         check_unique(table, frame, problems)
         check_keys(table, frame, problems)
         if table.entity is not None:
-            loaded = load_tab(table, frame, tables, names, row_keys.get(table.tab), problems)
-            rows[table.tab] = loaded.rows
-            if loaded.links:
-                links[table.tab] = loaded.links
-    return Loaded(state, rows, names, settings, date, key, row_keys, links)
+            rows[table.tab] = load_rows(table, frame, tables, names, problems)
+            check_both_sides(table, rows[table.tab], problems)
+    return Loaded(state, rows, names, settings, date, key)
 
 
 def _orders_tab(raw: GameState) -> str:

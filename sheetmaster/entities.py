@@ -4,7 +4,7 @@ declares, and sheetmaster's columns are written back from those objects after th
 Every cross-tab check that only needs the declaration lives here, once, with one wording for
 every game: a name that is no row of the tab it should name, a name listed twice, and (in
 :mod:`~sheetmaster.both_sides`) an adjacency listed on one side only, a row that borders
-itself. An adjacency column is also had as row positions (:mod:`~sheetmaster.adjacency`).
+itself.
 """
 
 from __future__ import annotations
@@ -12,14 +12,12 @@ from __future__ import annotations
 import dataclasses
 import operator
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
 from sheetmaster import values
-from sheetmaster.adjacency import Adjacency, Links, RowKeys, plain_lists, read_plain
-from sheetmaster.both_sides import TupleCheck, check_both_sides, check_row_by_row
+from sheetmaster.both_sides import check_both_sides
 from sheetmaster.schema import (
     TEXT_KINDS,
     Column,
@@ -32,24 +30,11 @@ from sheetmaster.schema import (
 from sheetmaster.values import BadValue, Names
 
 
-def key_names(tables: Iterable[Table], frames: Mapping[str, pd.DataFrame]
-              ) -> dict[str, list[str]]:
-    """Each keyed tab's names in row order, rows with a blank key left out (as
-    :func:`load_rows` leaves them out): row objects and lookups share these very objects."""
-    return {t.tab: list(filter(None, frames[t.tab][t.key].tolist()))
-            for t in tables if t.key and t.tab in frames and t.key in frames[t.tab].columns}
-
-
 def key_lookups(tables: Iterable[Table], frames: Mapping[str, pd.DataFrame]
                 ) -> dict[str, Names]:
     """Each keyed tab's names, found from any spelling that folds the same."""
-    return {tab: Names(names) for tab, names in key_names(tables, frames).items()}
-
-
-def adjacency_columns(table: Table) -> list[Column]:
-    """The tab's adjacency columns: names of its own rows, listed on both sides."""
-    return [c for c in table.columns if c.kind is Kind.REFS and c.both_sides and
-            (not c.ref or c.ref == table.tab)]
+    return {t.tab: Names(list(filter(None, frames[t.tab][t.key].tolist())))
+            for t in tables if t.key and t.tab in frames and t.key in frames[t.tab].columns}
 
 
 def a(noun: str) -> str:
@@ -114,6 +99,18 @@ class _Refs:
         return tuple(out)
 
 
+def _plain_lists(cells: list[str]) -> bool:
+    """Whether every cell is text with no ';' or line break, and every ',' in it is followed
+    by a space: then splitting a cell on ', ' gives the parts splitting it on ',' gives, but
+    for the space after each comma (which a strip takes off)."""
+    try:
+        text = "\n".join(cells)
+    except TypeError:  # a cell that is no text: not a typed table
+        return False
+    return text.count("\n") == len(cells) - 1 and ";" not in text and \
+        text.count(",") == text.count(", ")
+
+
 def _names_as_spelt(cells: list[str], item: Callable[[str], str]
                     ) -> list[tuple[str, ...]] | None:
     """A REFS column's cells read the short way: each cell's names when every name in the
@@ -121,13 +118,13 @@ def _names_as_spelt(cells: list[str], item: Callable[[str], str]
     list); else None, and the caller reads each cell.
 
     This equals the reading cell by cell (split on ',', each part stripped, found as spelt):
-    see :func:`~sheetmaster.adjacency.plain_lists`. ``item`` raises KeyError for a part not
-    spelt as its tab spells it; the names it finds are never blank (``key_lookups`` leaves
-    blank keys out), so every part found is kept.
+    see :func:`_plain_lists`. ``item`` raises KeyError for a part not spelt as its tab spells
+    it; the names it finds are never blank (``key_lookups`` leaves blank keys out), so every
+    part found is kept.
     """
     if not cells:
         return []
-    if not plain_lists(cells):
+    if not _plain_lists(cells):
         return None
     split, strip = str.split, str.strip
     try:
@@ -182,26 +179,6 @@ def _column_values(table: Table, col: Column, cells: list, rows: list[int], live
     return cells
 
 
-@dataclass
-class TabRows:
-    """A tab loaded by :func:`load_tab`: its row objects, and each adjacency column's links
-    (by attribute) as row positions of its :class:`~sheetmaster.adjacency.RowKeys`."""
-
-    rows: list[Any]
-    links: Mapping[str, Adjacency] = field(default_factory=dict)
-
-
-@dataclass
-class _Read:
-    """An adjacency column as read: its links (None: to be made from the tuples), whether
-    they hold every name listed (a retired row's may name no row), and the named rows'
-    tuples of names if they were made."""
-
-    links: Adjacency | None
-    complete: bool
-    listed: list[tuple[str, ...]] | None
-
-
 def load_rows(table: Table, frame: pd.DataFrame, tables: Mapping[str, Table],
               lookups: Mapping[str, Names], problems: Problems) -> list[Any]:
     """The tab's rows as objects of ``table.entity``, in sheet order; references resolved.
@@ -209,37 +186,6 @@ def load_rows(table: Table, frame: pd.DataFrame, tables: Mapping[str, Table],
     Rows with a blank key are left out (the blank key is reported by validation). The
     object's ``row`` field, if it has one, gets the sheet row number.
     """
-    return _load(table, frame, tables, lookups, problems, None)[0]
-
-
-def load_tab(table: Table, frame: pd.DataFrame, tables: Mapping[str, Table],
-             lookups: Mapping[str, Names], keys: RowKeys | None, problems: Problems
-             ) -> TabRows:
-    """:func:`load_rows`, then :func:`check_both_sides`. With the tab's ``keys`` (made of
-    the names ``lookups`` holds for it, see :func:`key_names`), each adjacency column is
-    also had as an :class:`~sheetmaster.adjacency.Adjacency`. One the entity does not
-    declare is read (in bulk when plain) and checked on it, and makes no tuples of names;
-    one it declares is read and checked as before, its Adjacency made if a world asks."""
-    objects, read = _load(table, frame, tables, lookups, problems, keys)
-    on_tuples = TupleCheck(table, objects, problems)
-    for col in (c for c in table.columns if c.kind is Kind.REFS and c.both_sides):
-        got = read.get(col.attr)
-        if got is None or got.links is None:  # the objects hold its tuples
-            on_tuples.check(col)
-        elif not (got.complete and got.links.listed_both_ways()):
-            names = keys.names if keys is not None else []
-            listed = got.listed if got.listed is not None else got.links.as_names(names)
-            check_row_by_row(table, col, objects, names, listed, problems)
-    if keys is None:
-        return TabRows(objects)
-    return TabRows(objects, Links(keys, {a: got.links for a, got in read.items() if got.links},
-                                  {a: got.listed for a, got in read.items() if not got.links}))
-
-
-def _load(table: Table, frame: pd.DataFrame, tables: Mapping[str, Table],
-          lookups: Mapping[str, Names], problems: Problems, keys: RowKeys | None
-          ) -> tuple[list[Any], dict[str, _Read]]:
-    """:func:`load_tab` but for the check."""
     cls = table.entity
     assert cls is not None, f"tab {table.tab} declares no entity"
     fields = [f.name for f in dataclasses.fields(cls)]
@@ -248,28 +194,17 @@ def _load(table: Table, frame: pd.DataFrame, tables: Mapping[str, Table],
         if isinstance(index, pd.RangeIndex) else list(map(int, index.tolist()))
     keep = [True] * len(rows)
     if table.key and table.key in frame.columns:
-        keys_read = frame[table.key].tolist()
-        if not all(keys_read):
-            keep = list(map(bool, keys_read))
+        keys = frame[table.key].tolist()
+        if not all(keys):
+            keep = list(map(bool, keys))
     live = keep
     if table.retired:
         column, word = table.retired
         live = [not values.fold(values.text(c)).startswith(word)
                 for c in frame[column].tolist()]
     by_attr: dict[str, list] = {}
-    read: dict[str, _Read] = {}
-    linked = adjacency_columns(table) if keys is not None else []
     for col in table.columns:
-        if col.name not in frame.columns:
-            continue
-        declared = col.attr in fields
-        if col in linked:
-            got = _read_links(table, col, frame[col.name].tolist(), rows, live, keep, keys,
-                              declared, tables, lookups, problems)
-            read[col.attr] = got[0]
-            if declared:
-                by_attr[col.attr] = got[1]
-        elif declared:
+        if col.attr in fields and col.name in frame.columns:
             by_attr[col.attr] = _column_values(table, col, frame[col.name].tolist(), rows, live,
                                                tables, lookups, problems)
     if "row" in fields:
@@ -280,30 +215,7 @@ def _load(table: Table, frame: pd.DataFrame, tables: Mapping[str, Table],
     missing = [f for f in bound if f not in by_attr]
     assert not missing, f"{cls.__name__}: fields {missing} come before unbound fields"
     made = list(map(cls, *(by_attr[f] for f in bound)))
-    return ([obj for obj, ok in zip(made, keep) if ok] if not all(keep) else made), read
-
-
-def _read_links(table: Table, col: Column, cells: list, rows: list[int], live: list[bool],
-                keep: list[bool], keys: RowKeys, declared: bool, tables: Mapping[str, Table],
-                lookups: Mapping[str, Names], problems: Problems
-                ) -> tuple[_Read, list[tuple[str, ...]] | None]:
-    """An adjacency column's links, and its rows' tuples of names (blank-keyed rows too) if
-    the entity ``declared`` them: read as any REFS column's, each problem said (their links
-    made later, if asked for). Without tuples, a plain column of live, named rows is read
-    straight into positions: the same reading, as the lookup and the positions hold the
-    same names (the last row's, of two of one name); else its tuples' names (the lookup's
-    very objects) find their rows by address.
-    """
-    if not declared and all(live) and all(keep):
-        links = read_plain(cells, keys.positions)
-        if links is not None:
-            return _Read(links, True, None), None
-    every = _column_values(table, col, cells, rows, live, tables, lookups, problems)
-    listed = every if all(keep) else [t for t, ok in zip(every, keep) if ok]
-    if declared:  # checked on the objects' tuples, as before; positions when asked
-        return _Read(None, False, listed), every
-    links, complete = Adjacency.from_names(listed, keys, looked_up=True)
-    return _Read(links, complete, listed), every
+    return [obj for obj, ok in zip(made, keep) if ok] if not all(keep) else made
 
 
 def check_unique(table: Table, frame: pd.DataFrame, problems: Problems) -> None:
@@ -370,5 +282,4 @@ def write_rows(table: Table, before: pd.DataFrame, objects: list[Any],
     return grown
 
 
-__all__ = ["TabRows", "a", "adjacency_columns", "check_both_sides", "check_unique", "key_lookups",
-           "key_names", "load_rows", "load_tab", "write_rows"]
+__all__ = ["a", "check_both_sides", "check_unique", "key_lookups", "load_rows", "write_rows"]

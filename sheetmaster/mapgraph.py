@@ -3,9 +3,8 @@ railroads, canals, waterways. Paths, distances, and connectivity through provinc
 a test (e.g. "owned and not occupied") are asked of it, never hand-coded per ruleset.
 
 The graph reads each node's neighbours from the rows a ruleset already loaded (an attribute
-per edge kind, e.g. a territory's ``borders``), or from the engine's row positions of an
-adjacency column (:class:`~sheetmaster.adjacency.Adjacency`), so a map of a million
-territories costs no second copy of its adjacency.
+per edge kind, e.g. a territory's ``borders``), so a map of a million territories costs no
+second copy of its adjacency.
 """
 
 from __future__ import annotations
@@ -13,10 +12,7 @@ from __future__ import annotations
 import operator
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from sheetmaster.adjacency import Adjacency
+from typing import Any
 
 LAND, SEA, COAST, PORT, RAIL, CANAL, WATERWAY = (
     "land", "sea", "coast", "port", "rail", "canal", "waterway")
@@ -42,19 +38,6 @@ class MapGraph:
         for kind, attr in kinds.items():
             graph._edges[kind] = _AttrView(rows, attr)
         graph._cache.clear()
-        return graph
-
-    @classmethod
-    def from_links(cls, names: Sequence[str], positions: Mapping[str, int],
-                   links: Mapping[str, Adjacency]) -> MapGraph:
-        """A graph over a keyed tab's rows whose edge kinds are adjacency columns as row
-        positions (:attr:`~sheetmaster.engine.Loaded.links`): ``names[i]`` is row i's name,
-        ``positions`` finds a name's row, and ``links`` maps an edge kind to its column,
-        e.g. ``{LAND: borders, WATERWAY: waterways}``. It answers as :meth:`from_rows` over
-        rows holding the same links as tuples of names."""
-        graph = cls()
-        for kind, adjacency in links.items():
-            graph._edges[kind] = _LinksView(names, positions, adjacency)
         return graph
 
     def add(self, a: str, b: str, kind: str) -> None:
@@ -203,34 +186,6 @@ class _AttrView(Mapping[str, Sequence[str]]):
 
     def __len__(self) -> int:
         return len(self._rows)
-
-
-class _LinksView(Mapping[str, Sequence[str]]):
-    """node -> the names of its row's links: a slice of every row's links' names, row after
-    row (one list of 8 bytes a link, not a tuple a row), so that a node's neighbours cost
-    one slice, as a row's tuple costs one attribute."""
-
-    def __init__(self, names: Sequence[str], positions: Mapping[str, int],
-                 adjacency: Adjacency) -> None:
-        self._positions, self._starts = positions, adjacency.starts
-        self._linked = adjacency.linked_names(names)
-
-    def __getitem__(self, node: str) -> Sequence[str]:
-        row, starts = self._positions[node], self._starts
-        return self._linked[starts[row]:starts[row + 1]]
-
-    def get(self, node: str, default: Any = None) -> Any:
-        row = self._positions.get(node)
-        if row is None:
-            return default
-        starts = self._starts
-        return self._linked[starts[row]:starts[row + 1]]
-
-    def __iter__(self):
-        return iter(self._positions)
-
-    def __len__(self) -> int:
-        return len(self._positions)
 
 
 __all__ = ["CANAL", "COAST", "LAND", "MapGraph", "PORT", "RAIL", "SEA", "WATERWAY"]

@@ -15,7 +15,6 @@ from decimal import Decimal
 import numpy as np
 import pandas as pd
 import pytest
-from link_mistakes import IN_A_LIST, misspell
 from toy import LANDS, REALMS
 
 from sheetmaster import entities, schema, values
@@ -292,10 +291,16 @@ def spoil(rng: random.Random, rows: list[list]) -> str:
     name, links = row
     how = rng.choice(["one side", "itself", "twice", "case", "spacing", "semicolon",
                       "same name", "name in other case", "blank name", "unknown", "none"])
-    if how in IN_A_LIST:
-        misspell(rng, how, links, name)
-    elif how == "one side":
+    if how == "one side":
         links.append(rng.choice([n for n in names if n not in links] or names))
+    elif how == "itself":
+        links.insert(rng.randint(0, len(links)), name)
+    elif how == "twice" and links:
+        links.append(links[0])
+    elif how == "case" and links:
+        links[0] = links[0].lower()
+    elif how == "spacing" and links:
+        links[-1] = " " + links[-1] + "  "
     elif how == "semicolon":
         row[1] = ["; ".join(links)] if links else []
     elif how == "same name":
@@ -304,6 +309,8 @@ def spoil(rng: random.Random, rows: list[list]) -> str:
         rows.append([name.lower(), list(links)])
     elif how == "blank name":
         rows.append(["", list(links)])
+    elif how == "unknown":
+        links.append("Atlantis")
     return how
 
 

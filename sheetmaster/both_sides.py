@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from sheetmaster.schema import Column, Kind, Problems, Table
+from sheetmaster.values import all_distinct
 
 
 def check_both_sides(table: Table, objects: Iterable[Any], problems: Problems) -> None:
@@ -64,7 +65,7 @@ def _name_ids(names: list[str]) -> np.ndarray | None:
     """The rows' names as object ids, or None when two rows have the same name (or a name is
     no dict key): the row-by-row check then tells them apart by equality."""
     try:
-        if len(set(names)) != len(names):
+        if not all_distinct(names):
             return None
     except TypeError:
         return None

@@ -267,11 +267,14 @@ def validate_table(table: Table, df: pd.DataFrame, problems: Problems) -> pd.Dat
                         problems.add(table.tab, int(row), col.name,
                                      "is blank; every row needs one here")
         typed[col.name] = converted
-        as_read = as_read and cells is not None and all(map(operator.is_, converted, cells))
+        as_read = as_read and (cells is None or all(map(operator.is_, converted, cells)))
     names = [*df.columns, *absent]
-    if as_read and not absent and all(t == np.dtype(object) for t in df.dtypes):
-        # A million clean rows (names already trimmed): the tab as it is, not a copy.
+    if as_read and all(t == np.dtype(object) for t in df.dtypes):
+        # A million clean rows (names already trimmed): the tab as it is, not a copy, and
+        # the optional columns it lacks (e.g. a map's) added whole, blank as they read.
         out = df.copy(deep=False)
+        for name in absent:
+            out[name] = _object_column(typed.get(name), index)
         out.columns = _dict_columns(names)
     else:
         out = _typed_frame(df, grid, at, typed, names)
@@ -282,6 +285,14 @@ def validate_table(table: Table, df: pd.DataFrame, problems: Problems) -> pd.Dat
         if key.kind not in TEXT_KINDS or not folds_apart(keys):
             _check_unique(table, row_numbers(), list(keys), problems)
     return out
+
+
+def _object_column(cells: list | None, index: pd.Index) -> pd.Series:
+    """A column of these cells (None: all blank), kept as objects (pandas would make text a
+    string column)."""
+    column = np.full(len(index), None, dtype=object) if cells is None else \
+        np.fromiter(cells, dtype=object, count=len(index))
+    return pd.Series(column, index=index, dtype=object, copy=False)
 
 
 def _typed_frame(df: pd.DataFrame, grid: np.ndarray, at: dict[str, int],
@@ -373,10 +384,9 @@ def folds_apart(names: list[str]) -> bool:
     folded = "\n".join(names).casefold().split("\n")
     if len(folded) != len(names):
         return False
-    distinct = set(folded)
-    if "" in distinct:  # blank names (only they fold to ''), which may repeat
-        return len(distinct) - 1 == len(names) - names.count("")
-    return len(distinct) == len(names)
+    if "" in folded:  # blank names (only they fold to ''), which may repeat
+        folded = list(filter(None, folded))
+    return values.all_distinct(folded)
 
 
 def _check_unique(table: Table, rows: list, names: list, problems: Problems) -> None:

@@ -68,6 +68,23 @@ def test_names_fold_apart_agrees_with_the_row_by_row_check(seed):
     assert schema.folds_apart(names) == (not slow_unique(names))
 
 
+class SameHash(str):
+    """Text whose hash is the same whatever it says: every pair of them meets by hash."""
+
+    def __hash__(self) -> int:
+        return 7
+
+
+@pytest.mark.parametrize("texts", [
+    [], ["a"], ["a", "b"], ["a", "a"], ["a", "b", "a"], ["A", "a"], ["", ""],
+    [SameHash("a"), SameHash("b")], [SameHash("a"), SameHash("a")],
+    [SameHash("a"), SameHash("b"), SameHash("c"), SameHash("b")],
+])
+def test_texts_are_all_distinct_exactly_when_no_two_are_equal(texts):
+    """Distinct hashes answer at once; texts whose hashes meet are compared."""
+    assert values.all_distinct(texts) == (len(set(texts)) == len(texts))
+
+
 # -- folded names: one casefold for a million names ------------------------------------------
 
 NAME_PARTS = ["a", "A", "b", "ß", "SS", "İ", "\u212a", "σ", "ς", "\x00", *SPACES]

@@ -8,8 +8,9 @@ its phases in order, each as its turn order lays it out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from operator import attrgetter
 from typing import Any, Protocol
 
@@ -187,6 +188,23 @@ def player_name_columns(ruleset: Ruleset) -> list[str]:
     return ["player", *(c.name for c in ruleset.order_columns if c.name in named)]
 
 
+class Lines:
+    """Log lines a phase gathers for :meth:`Context.emit_all`: whom each concerns, its kind
+    and its text, as three lists."""
+
+    __slots__ = ("players", "kinds", "texts")
+
+    def __init__(self) -> None:
+        self.players: list[str] = []
+        self.kinds: list[str] = []
+        self.texts: list[str] = []
+
+    def add(self, player: str, kind: str, text: str) -> None:
+        self.players.append(player)
+        self.kinds.append(kind)
+        self.texts.append(text)
+
+
 class Context:
     """What a phase sees: the world, this turn's orders, dice, settings, and the log."""
 
@@ -323,6 +341,15 @@ class Context:
         """
         self._events.append(Event(len(self._events) + 1, self.phase, player, kind, text,
                                   None, None, audience))
+
+    def emit_all(self, players: Sequence[str], kinds: Sequence[str], texts: Sequence[str],
+                 audience: str = PUBLIC) -> None:
+        """:meth:`emit` of each (player, kind, text), in order: a phase that logs a line for
+        each of a great many orders gathers them (:class:`Lines`), and they are logged at
+        once."""
+        n, first, phase = len(texts), len(self._events) + 1, self.phase
+        self._events += map(Event, range(first, first + n), repeat(phase, n), players, kinds,
+                            texts, repeat(None, n), repeat(None, n), repeat(audience, n))
 
     def _log_roll(self, who: str, text: str, sides: int, value: int, audience: str,
                   kind: str) -> None:

@@ -5,6 +5,8 @@ Clans' Ninjas are secret from the other clans."""
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from toy import play, ruleset
 
 from sheetmaster.builder import build_state
@@ -14,7 +16,7 @@ from sheetmaster.model import GM_ONLY, PRIVATE, PRIVATE_REASON, Status
 from sheetmaster.orders import Field, OrderKind
 from sheetmaster.report import GM, player_report, player_reports
 from sheetmaster.rules import get
-from sheetmaster.ruleset import Phase
+from sheetmaster.ruleset import Lines, Phase
 
 SPY = OrderKind("spy", (Field("amount", count=True),), secret=True)
 
@@ -47,6 +49,42 @@ def test_the_log_tab_holds_public_lines_only_numbered_without_gaps():
     assert not any("spy" in text or "shadow" in text for text in log["details"].tolist())
     assert log["#"].tolist() == list(range(1, len(log) + 1))
     assert len(result.events) == len(log) + 4  # the private and GM lines are kept for reports
+
+
+def test_lines_gathered_and_logged_at_once_read_as_lines_logged_one_by_one():
+    """A phase that runs over a great many orders gathers its log lines (``Lines``) and
+    logs them at once (``ctx.emit_all``): numbered on from the lines before, in order, each
+    with its phase, player, kind, text and audience, as ``ctx.emit`` would have logged them."""
+    def one_by_one(ctx) -> None:
+        ctx.emit("", "news", "before")
+        for order in ctx.orders("pay"):
+            ctx.emit(order.player, "toll", f"{order.player} paid the toll")
+            ctx.emit("", "news", f"the bridge was crossed by {order.player}", audience=PRIVATE)
+            ctx.resolve(order, Status.APPLIED, "paid")
+        ctx.emit("", "news", "after")
+
+    def at_once(ctx) -> None:
+        ctx.emit("", "news", "before")
+        public, private = Lines(), Lines()
+        for order in ctx.orders("pay"):
+            public.add(order.player, "toll", f"{order.player} paid the toll")
+            private.add("", "news", f"the bridge was crossed by {order.player}")
+            ctx.resolve(order, Status.APPLIED, "paid")
+        ctx.emit_all(public.players, public.kinds, public.texts)
+        ctx.emit_all(private.players, private.kinds, private.texts, audience=PRIVATE)
+        ctx.emit("", "news", "after")
+
+    orders = [{"player": "Stark", "order": "pay", "amount": 1},
+              {"player": "Tully", "order": "pay", "amount": 2}]
+    one = play(ruleset(Phase("s", "tolls", one_by_one, orders=("pay",))), orders).events
+    many = play(ruleset(Phase("s", "tolls", at_once, orders=("pay",))), orders).events
+    key = attrgetter("phase", "player", "kind", "text", "sides", "value", "audience")
+    assert [e.seq for e in many] == list(range(1, len(many) + 1))  # after the engine's own
+    assert sorted(map(key, many)) == sorted(map(key, one))  # the same lines...
+    assert [e.text for e in many if e.phase == "s"] == [  # ...each batch in its order
+        "before", "Stark paid the toll", "Tully paid the toll",
+        "the bridge was crossed by Stark", "the bridge was crossed by Tully", "after"]
+    assert {e.audience for e in many if "bridge" in e.text} == {PRIVATE}
 
 
 def test_a_secret_orders_reason_stays_out_of_the_shared_sheet():

@@ -61,9 +61,12 @@ class Deals:
 
     def missing(self, d: int) -> list[str]:
         """The parties, the proposer aside, who have not accepted deal ``d``."""
-        players, proposer = self.acceptances.players, self.proposers[d]
-        accepted = {players[j] for j in self.accepts[d]}
-        return sorted([p for p in self.parties[d] if p != proposer and p not in accepted])
+        players, proposer, accepts = self.acceptances.players, self.proposers[d], self.accepts[d]
+        others = [p for p in self.parties[d] if p != proposer]
+        if len(others) == 1 and len(accepts) == 1:  # most deals: one party asked, one answer
+            return [] if players[accepts[0]] == others[0] else others
+        accepted = {players[j] for j in accepts}
+        return sorted([p for p in others if p not in accepted])
 
     def refusal(self, d: int) -> str:
         """Why deal ``d`` cannot go through as proposed and accepted ('' if it can)."""
@@ -76,12 +79,18 @@ class Deals:
 
     def finish(self, ctx: Context, d: int, status: Status, why: str) -> None:
         """Every row of deal ``d`` gets the same outcome; the proposer's log says it."""
+        line = self.close(d, status, why)
+        if line:
+            ctx.emit(self.proposers[d], "deal", line)
+
+    def close(self, d: int, status: Status, why: str) -> str:
+        """:meth:`finish` but for the log: returns the proposer's line ('' when the deal has
+        no row left, so nothing to say to the proposer), for a phase gathering its lines."""
         name = self.names[d]
         note = why or f"deal {name} went through"
         self.proposals.resolve_each(self.items[d], status, note)
         self.acceptances.resolve_each(self.accepts[d], status, note)
-        if self.items[d]:
-            ctx.emit(self.proposers[d], "deal", f"deal {name}: {why}" if why else note)
+        return (f"deal {name}: {why}" if why else note) if self.items[d] else ""
 
 
 def collect(ctx: Context, propose: str, accept: str, *,

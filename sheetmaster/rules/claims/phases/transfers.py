@@ -5,8 +5,7 @@ from __future__ import annotations
 from sheetmaster.model import Status
 from sheetmaster.order_batch import OrderBatch
 from sheetmaster.rules.common import agreements
-from sheetmaster.rules.common.agreements import Deals
-from sheetmaster.ruleset import Context
+from sheetmaster.ruleset import Context, Lines
 
 from .. import reasons
 from ..orders import ACCEPT, PROPOSE
@@ -25,12 +24,23 @@ TRANSFER_RULE = (
 
 
 def resolve_transfers(ctx: Context) -> None:
-    """Deals go in the posting order of their first row, against current balances."""
+    """Deals go in the posting order of their first row, against current balances. Their log
+    lines are gathered, in the order they happen, and logged at once (a quarter of a million
+    deals at 10^6)."""
     deals = agreements.collect(ctx, PROPOSE, ACCEPT, check_item=_check_item, parties=_parties)
     f = deals.proposals.fields  # each proposal row as an item, its 'from' filled in
     rows = list(zip(f["from"], f["to"], f["item"], f["amount"], f["territory"]))
+    world: ClaimsWorld = ctx.world
+    log = Lines()
     for d in range(len(deals)):
-        _settle(ctx, deals, d, [rows[i] for i in deals.items[d]])
+        items = [rows[i] for i in deals.items[d]]
+        why = deals.refusal(d) or _cannot_apply(world, items)
+        if not why:
+            _apply(world, items, deals.names[d], log)
+        line = deals.close(d, Status.REJECTED if why else Status.APPLIED, why)
+        if line:
+            log.add(deals.proposers[d], "deal", line)
+    ctx.emit_all(log.players, log.kinds, log.texts)
     exile_players_without_territory(ctx)
 
 
@@ -56,13 +66,9 @@ def _check_item(rows: OrderBatch, i: int) -> str:
     return ""
 
 
-def _settle(ctx: Context, deals: Deals, d: int, items: list[Item]) -> None:
-    world: ClaimsWorld = ctx.world
-    why = deals.refusal(d) or _cannot_apply(world, items)
-    if why:
-        deals.finish(ctx, d, Status.REJECTED, why)
-        return
-    emit, players, name = ctx.emit, world.players, deals.names[d]
+def _apply(world: ClaimsWorld, items: list[Item], name: str, log: Lines) -> None:
+    """Move every item of deal ``name``; the giver's and the taker's log say what moved."""
+    players = world.players
     for giver, taker, item, amount, territory in items:
         if item == "territory":
             what = territory
@@ -71,9 +77,8 @@ def _settle(ctx: Context, deals: Deals, d: int, items: list[Item]) -> None:
             world.add(players[giver], item, -amount)
             world.add(players[taker], item, amount)
             what = f"{amount} {item}"
-        emit(giver, "transfer", f"gave {what} to {taker} (deal {name})")
-        emit(taker, "transfer", f"received {what} from {giver} (deal {name})")
-    deals.finish(ctx, d, Status.APPLIED, "")
+        log.add(giver, "transfer", f"gave {what} to {taker} (deal {name})")
+        log.add(taker, "transfer", f"received {what} from {giver} (deal {name})")
 
 
 def _cannot_apply(world: ClaimsWorld, items: list[Item]) -> str:

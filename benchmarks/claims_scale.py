@@ -6,6 +6,7 @@ Usage::
     python benchmarks/claims_scale.py --quick              # sizes 100,1000, load size 1000
     python benchmarks/claims_scale.py --sizes 100,1000,10000 --load-size 10000 --out r.json
     python benchmarks/claims_scale.py --profile 100000       # cProfile one resolve
+    python benchmarks/claims_scale.py --sizes 1e5,1e6 --load-size 0 --runs 5   # growth, medians
 
 Every size runs in a fresh subprocess, so the peak RSS reported is that size's own. The
 synthetic game is deterministic (seeded :class:`random.Random`): a grid-like map with
@@ -28,6 +29,7 @@ import math
 import os
 import platform
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -659,6 +661,17 @@ def run_worker(args: list[str], script: str = __file__) -> dict[str, Any]:
 # -- the report ---------------------------------------------------------------------------
 
 
+def median_row(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One size's runs as one row: the median resolve (wall and CPU), the highest peak, and
+    each run's resolve time (``resolve_runs_s``, in the order they ran)."""
+    row = dict(sorted(runs, key=lambda r: r["resolve_s"])[(len(runs) - 1) // 2])
+    row["resolve_s"] = statistics.median(r["resolve_s"] for r in runs)
+    row["resolve_cpu_s"] = statistics.median(r["resolve_cpu_s"] for r in runs)
+    row["peak_mib"] = max(r["peak_mib"] for r in runs)
+    row["resolve_runs_s"] = [r["resolve_s"] for r in runs]
+    return row
+
+
 def verdicts(rows: list[dict[str, Any]]) -> None:
     """Add each size's time ratio to the previous size, and PASS/FAIL against the slack."""
     previous = None
@@ -757,6 +770,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                              "0 skips the I/O part)")
     parser.add_argument("--quick", action="store_true",
                         help=f"sizes {QUICK_SIZES}, load size {QUICK_LOAD_SIZE} (for tests)")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="fresh processes per size, the sizes taken in turn; the table "
+                             "gives the median resolve (default 1). The machine's speed "
+                             "drifts: 5 make a growth figure worth quoting")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--out", type=Path, default=None, help="also write the results as JSON")
     parser.add_argument("--profile", type=int, metavar="SIZE", default=None,
@@ -768,6 +785,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--size", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--dir", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
     if args.sizes is None:
         args.sizes = list(QUICK_SIZES if args.quick else DEFAULT_SIZES)
     if args.load_size is None:
@@ -793,11 +812,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print(f"sheetmaster claims benchmark: Python {platform.python_version()}, "
           f"{platform.machine()}, {os.cpu_count()} CPUs, seed {args.seed}", flush=True)
-    rows = []
-    for size in args.sizes:
-        print(f"  resolving {size} territories in a fresh process ...", flush=True)
-        rows.append(run_worker(["--worker", "resolve", "--size", str(size),
-                                "--seed", str(args.seed)]))
+    runs: dict[int, list[dict[str, Any]]] = {size: [] for size in args.sizes}
+    for run in range(args.runs):  # every size once, then again: drift reaches all alike
+        for size in args.sizes:
+            label = f" (run {run + 1} of {args.runs})" if args.runs > 1 else ""
+            print(f"  resolving {size} territories in a fresh process{label} ...", flush=True)
+            runs[size].append(run_worker(["--worker", "resolve", "--size", str(size),
+                                          "--seed", str(args.seed)]))
+    rows = [median_row(runs[size]) for size in args.sizes]
     verdicts(rows)
     io = None
     if args.load_size:
@@ -814,10 +836,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                               else "FAIL")
 
     print()
-    print("Resolve time (sheetmaster.engine.resolve) and peak RSS, one process per size")
+    print("Resolve time (sheetmaster.engine.resolve) and peak RSS, one process per size"
+          + (f" and run (the median of {args.runs}; peak: the highest)" if args.runs > 1
+             else ""))
     print("(build = build_state from rows, not included in resolve; resolve MiB = peak RSS")
     print(" during resolve alone; applied = orders applied or partly applied):")
     print(table(rows))
+    for row in rows if args.runs > 1 else ():
+        times = row["resolve_runs_s"]
+        print(f"{format_size(row['size']):>7}: median of {len(times)} runs, "
+              f"{min(times):.3f}-{max(times):.3f} s")
     target = target_check(rows)
     if target is not None:
         print(f"10^6 territories: resolve {target['resolve_s']:.1f} s "

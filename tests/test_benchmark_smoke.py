@@ -37,6 +37,23 @@ def test_quick_benchmark_produces_a_result_table(tmp_path: Path) -> None:
     assert io["openpyxl_save_s"] > 0 and io["save_verdict"] in ("PASS", "FAIL")
 
 
+def test_runs_take_the_median_of_fresh_processes(tmp_path: Path) -> None:
+    """--runs N: each size resolved in N fresh processes, the table's figure their median."""
+    out = tmp_path / "results.json"
+    done = subprocess.run([sys.executable, str(SCRIPT), "--sizes", "100,200", "--load-size",
+                           "0", "--runs", "3", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("in a fresh process (run ") == 6
+    assert "10^2: median of 3 runs" in done.stdout
+    for row in json.loads(out.read_text(encoding="utf-8"))["sizes"]:
+        times = row["resolve_runs_s"]
+        assert len(times) == 3 and row["resolve_s"] == sorted(times)[1]
+    bad = subprocess.run([sys.executable, str(SCRIPT), "--runs", "0"], capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode == 2 and "--runs must be at least 1" in bad.stderr
+
+
 def test_synthetic_game_covers_every_order_kind() -> None:
     sys.path.insert(0, str(SCRIPT.parent))
     try:

@@ -8,7 +8,7 @@ its phases in order, each as its turn order lays it out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import attrgetter
@@ -342,14 +342,13 @@ class Context:
         self._events.append(Event(len(self._events) + 1, self.phase, player, kind, text,
                                   None, None, audience))
 
-    def emit_all(self, players: Sequence[str], kinds: Sequence[str], texts: Sequence[str],
-                 audience: str = PUBLIC) -> None:
-        """:meth:`emit` of each (player, kind, text), in order: a phase that logs a line for
-        each of a great many orders gathers them (:class:`Lines`), and they are logged at
-        once."""
-        n, first, phase = len(texts), len(self._events) + 1, self.phase
-        self._events += map(Event, range(first, first + n), repeat(phase, n), players, kinds,
-                            texts, repeat(None, n), repeat(None, n), repeat(audience, n))
+    def emit_all(self, lines: Lines, audience: str = PUBLIC) -> None:
+        """:meth:`emit` of each line gathered, in order: a phase that logs a line for each of
+        a great many orders gathers them in :class:`Lines`, and they are logged at once."""
+        n, first, phase = len(lines.texts), len(self._events) + 1, self.phase
+        self._events += map(Event, range(first, first + n), repeat(phase, n), lines.players,
+                            lines.kinds, lines.texts, repeat(None, n), repeat(None, n),
+                            repeat(audience, n))
 
     def _log_roll(self, who: str, text: str, sides: int, value: int, audience: str,
                   kind: str) -> None:

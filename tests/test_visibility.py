@@ -70,8 +70,8 @@ def test_lines_gathered_and_logged_at_once_read_as_lines_logged_one_by_one():
             public.add(order.player, "toll", f"{order.player} paid the toll")
             private.add("", "news", f"the bridge was crossed by {order.player}")
             ctx.resolve(order, Status.APPLIED, "paid")
-        ctx.emit_all(public.players, public.kinds, public.texts)
-        ctx.emit_all(private.players, private.kinds, private.texts, audience=PRIVATE)
+        ctx.emit_all(public)
+        ctx.emit_all(private, audience=PRIVATE)
         ctx.emit("", "news", "after")
 
     orders = [{"player": "Stark", "order": "pay", "amount": 1},

@@ -40,7 +40,7 @@ def resolve_transfers(ctx: Context) -> None:
         line = deals.close(d, Status.REJECTED if why else Status.APPLIED, why)
         if line:
             log.add(deals.proposers[d], "deal", line)
-    ctx.emit_all(log.players, log.kinds, log.texts)
+    ctx.emit_all(log)
     exile_players_without_territory(ctx)
 
 

@@ -18,30 +18,17 @@ from sheetmaster.values import all_distinct
 
 def check_both_sides(table: Table, objects: Iterable[Any], problems: Problems) -> None:
     """An adjacency listed on one side must be listed on the other, and nothing borders
-    itself."""
-    check = TupleCheck(table, list(objects), problems)
-    for col in table.columns:
-        if col.kind is Kind.REFS and col.both_sides:
-            check.check(col)
-
-
-class TupleCheck:
-    """:func:`check_both_sides` of the columns whose tuples the row objects hold: in bulk on
-    the names' object ids, row by row if that finds anything. The rows' names and ids are
-    read once, when the first column is checked."""
-
-    def __init__(self, table: Table, objects: list[Any], problems: Problems) -> None:
-        self.table, self.objects, self.problems = table, objects, problems
-        self.names: list[str] | None = None
-        self.ids: np.ndarray | None = None
-
-    def check(self, col: Column) -> None:
-        if self.names is None:
-            self.names = list(map(operator.attrgetter(_key_attr(self.table)), self.objects))
-            self.ids = _name_ids(self.names)
-        linked = list(map(operator.attrgetter(col.attr), self.objects))
-        if self.ids is None or not _listed_both_ways(self.ids, linked):  # else nothing to say
-            check_row_by_row(self.table, col, self.objects, self.names, linked, self.problems)
+    itself: in bulk on the names' object ids, row by row where that finds anything."""
+    columns = [c for c in table.columns if c.kind is Kind.REFS and c.both_sides]
+    if not columns:
+        return
+    objects = list(objects)
+    names = list(map(operator.attrgetter(_key_attr(table)), objects))
+    ids = _name_ids(names)
+    for col in columns:
+        linked = list(map(operator.attrgetter(col.attr), objects))
+        if ids is None or not _listed_both_ways(ids, linked):  # else nothing to say
+            check_row_by_row(table, col, objects, names, linked, problems)
 
 
 def check_row_by_row(table: Table, col: Column, objects: list[Any], names: list[str],
@@ -108,4 +95,4 @@ def _key_attr(table: Table) -> str:
     return table.column(table.key).attr if table.key else "name"
 
 
-__all__ = ["TupleCheck", "check_both_sides", "check_row_by_row"]
+__all__ = ["check_both_sides", "check_row_by_row"]

@@ -68,7 +68,9 @@ _GM_ROWS = 1 << 40
 
 
 def orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_rows: list[int],
-                  turn: int) -> pd.DataFrame:
+                 turn: int) -> pd.DataFrame:
+    """The orders tab after the turn: each result's row given its result and (public) reason,
+    and each row of ``blank_turn_rows`` this ``turn``."""
     # A shallow copy: the columns below are replaced whole, never written into, so the
     # before-state keeps its own (a deep copy of a million rows cost a second).
     out = orders.copy(deep=False)

@@ -61,12 +61,9 @@ class Deals:
 
     def missing(self, d: int) -> list[str]:
         """The parties, the proposer aside, who have not accepted deal ``d``."""
-        players, proposer, accepts = self.acceptances.players, self.proposers[d], self.accepts[d]
-        others = [p for p in self.parties[d] if p != proposer]
-        if len(others) == 1 and len(accepts) == 1:  # most deals: one party asked, one answer
-            return [] if players[accepts[0]] == others[0] else others
-        accepted = {players[j] for j in accepts}
-        return sorted([p for p in others if p not in accepted])
+        players, proposer = self.acceptances.players, self.proposers[d]
+        accepted = {players[j] for j in self.accepts[d]}
+        return sorted([p for p in self.parties[d] if p != proposer and p not in accepted])
 
     def refusal(self, d: int) -> str:
         """Why deal ``d`` cannot go through as proposed and accepted ('' if it can)."""

@@ -1,0 +1,80 @@
+"""decades rules that span two resolves: what one turn writes (a decision and its data) and
+what the next turn does with it. A golden case runs one turn; these run the two in a row."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from sheetmaster import rules
+from sheetmaster.builder import build_state
+from sheetmaster.dice import ScriptedDice
+from sheetmaster.engine import resolve
+from sheetmaster.model import GameState, TurnResult
+
+DECADES = rules.get("decades")
+SETTINGS = {"start year": 1600, "happiness drift": "0"}
+GOVERNMENTS = [{"government": "Tribal", "tribal": "yes"}, {"government": "Kingdom"},
+               {"government": "Empire"}]
+
+
+def _state(**fields) -> dict:
+    return {"government": "Kingdom", "religion": "Catholic", "stability": 4, "happiness": 5,
+            **fields}
+
+
+def _province(name: str, owner: str, value: int, borders: str, **fields) -> dict:
+    return {"province": name, "owner": owner, "value": value, "religion": "Catholic",
+            "continent": "Occidens", "borders": borders, **fields}
+
+
+def _quiet(states: list[dict], **draws) -> ScriptedDice:
+    """No modifier is gained at the opening; ``draws`` scripts the rest."""
+    named = {f"{m} {s['state']}": v for s in states
+             for m, v in (("economic crisis", 10), ("pestilence", 20))}
+    return ScriptedDice(named={**named, **draws})
+
+
+def _next(result: TurnResult, orders: list[dict]) -> GameState:
+    """The state after ``result`` with ``orders`` posted for the next turn."""
+    after = result.after
+    old = after.tables["Orders"]
+    # the form-intake columns the turn wrote back blank would make every row need a sender
+    old = old.drop(columns=[c for c in ("email", "timestamp") if c in old
+                            and old[c].isna().all()])
+    new = pd.DataFrame([{"turn": result.turn + 1, **o} for o in orders],
+                       columns=old.columns).astype(object)
+    posted = pd.concat([old, new.where(new.notna(), None)], ignore_index=True)
+    posted.index = range(2, 2 + len(posted))
+    return GameState({**after.tables, "Orders": posted}, dict(after.meta))
+
+
+def _cell(result: TurnResult, tab: str, key: str, column: str):
+    df = result.after.tables[tab]
+    return df.set_index(df.columns[0]).at[key, column]
+
+
+def test_a_victors_choice_is_judged_on_the_loser_as_the_war_left_it():
+    """Issue 29, point 4, through both resolves: France beats Spain (Navarra 3, Leon 3, Madrid
+    4, its capital) with 75%, 7.5, and answers the next turn "Navarra, Leon, Madrid". Spain
+    was not a single province at the war: Madrid, over the 1.5 left, stays Spain's."""
+    states = [_state(state="France", player="Fay", culture="Gallic", capital="Paris",
+                     income=10, spendable=10),
+              _state(state="Spain", player="Sol", culture="Iberian", capital="Madrid")]
+    tables = {"Governments": GOVERNMENTS, "States": states, "Provinces": [
+        _province("Paris", "France", 10, "Navarra, Leon", culture="Gallic"),
+        _province("Navarra", "Spain", 3, "Paris, Madrid", culture="Iberian"),
+        _province("Leon", "Spain", 3, "Paris, Madrid", culture="Iberian"),
+        _province("Madrid", "Spain", 4, "Navarra, Leon", culture="Iberian")]}
+    orders = [{"player": "France", "order": "invest military", "amount": 10},
+              {"player": "France", "order": "declare war", "state": "Spain"}]
+    war = resolve(DECADES, build_state(DECADES, tables, orders, turn=2, settings=SETTINGS),
+                  dice=_quiet(states, **{"war W2-1": 1, "conquest W2-1": 3}))
+    assert _cell(war, "Decisions", "D1", "default") == "Navarra, Leon"
+    answer = {"player": "France", "order": "answer", "decision": "D1",
+              "answer": "Navarra, Leon, Madrid"}
+    take = resolve(DECADES, _next(war, [answer]), dice=_quiet(states))
+    owners = take.after.tables["Provinces"].set_index("province")["owner"].to_dict()
+    assert owners == {"Paris": "France", "Navarra": "France", "Leon": "France",
+                      "Madrid": "Spain"}
+    assert any("France cannot annex Madrid: Madrid (4) is more than the 1.5 left" in e.text
+               for e in take.events)

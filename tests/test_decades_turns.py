@@ -1,5 +1,5 @@
-"""decades rules that span two resolves: what one turn writes (a decision and its data) and
-what the next turn does with it. A golden case runs one turn; these run the two in a row."""
+"""decades rules that span turns: what one resolve writes (a decision and its data) and what
+the next does with it. A golden case runs one turn; these run two in a row."""
 
 from __future__ import annotations
 
@@ -78,3 +78,54 @@ def test_a_victors_choice_is_judged_on_the_loser_as_the_war_left_it():
                       "Madrid": "Spain"}
     assert any("France cannot annex Madrid: Madrid (4) is more than the 1.5 left" in e.text
                for e in take.events)
+
+
+def _tribe(**fields) -> dict:
+    return {"state": "Mexica", "player": "Mia", "government": "Tribal", "religion": "Teotl",
+            "culture": "Nahua", "capital": "Tenochtitlan", "stability": 2, **fields}
+
+
+def _tribal_land() -> list[dict]:
+    return [_province("Tenochtitlan", "Mexica", 6, "Texcoco", unsettled="yes",
+                      religion="Teotl", culture="Nahua"),
+            _province("Texcoco", "Mexica", 4, "Tenochtitlan", unsettled="yes",
+                      religion="Teotl", culture="Nahua")]
+
+
+def test_a_civilized_tribe_is_settled_at_once_and_reset_with_its_government():
+    """Issue 29, point 5, through both resolves: the 1 in 50 succeeds on turn 2 and the land
+    is settled then (turn 3's income counts it: 10); on turn 3 the tribe names its
+    government, and only then are its stability and happiness reset."""
+    states = [_tribe(income=2, spendable=2)]
+    tables = {"Governments": GOVERNMENTS, "States": states, "Provinces": _tribal_land()}
+    lucky = resolve(DECADES, build_state(DECADES, tables, [{"player": "Mexica",
+                                                            "order": "civilize"}],
+                                         turn=2, settings=SETTINGS),
+                    dice=_quiet(states, **{"civilize Mexica": 1}))
+    unsettled = lucky.after.tables["Provinces"]["unsettled"].tolist()
+    assert not any(unsettled), unsettled
+    assert _cell(lucky, "States", "Mexica", "income") == 10
+    assert _cell(lucky, "States", "Mexica", "government") == "Tribal"
+    answer = {"player": "Mexica", "order": "answer", "decision": "D1", "answer": "Empire"}
+    named = resolve(DECADES, _next(lucky, [answer]), dice=_quiet(states))
+    assert [_cell(named, "States", "Mexica", c) for c in ("government", "stability",
+                                                          "happiness", "income")] == \
+        ["Empire", 4, 5, 10]
+    assert not any("fully settled" in e.text for e in named.events)
+
+
+def test_a_civilized_government_owed_before_the_land_was_settled_at_once_settles_it():
+    """A game under way may hold a decision an older sheetmaster owed, its land still
+    unsettled (the data names no 'land settled on turn'): taking it settles the land."""
+    states = [_tribe(income=2, spendable=2)]
+    decision = {"decision": "D1", "kind": "civilized government", "owed by": "Mexica",
+                "question": "Which government?", "options": "Kingdom, Empire",
+                "default": "Kingdom", "due on turn": 3, "status": "open",
+                "data": "state: Mexica"}
+    tables = {"Governments": GOVERNMENTS, "States": states, "Provinces": _tribal_land(),
+              "Decisions": [decision]}
+    result = resolve(DECADES, build_state(DECADES, tables, turn=3, settings=SETTINGS),
+                     dice=_quiet(states))
+    assert not any(result.after.tables["Provinces"]["unsettled"].tolist())
+    assert [_cell(result, "States", "Mexica", c) for c in ("government", "stability",
+                                                           "income")] == ["Kingdom", 4, 10]

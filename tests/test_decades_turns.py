@@ -4,8 +4,10 @@ the next does with it. A golden case runs one turn; these run two in a row."""
 from __future__ import annotations
 
 import pandas as pd
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from sheetmaster import rules
+from sheetmaster import rules, values
 from sheetmaster.builder import build_state
 from sheetmaster.dice import ScriptedDice
 from sheetmaster.engine import resolve
@@ -78,6 +80,50 @@ def test_a_victors_choice_is_judged_on_the_loser_as_the_war_left_it():
                       "Madrid": "Spain"}
     assert any("France cannot annex Madrid: Madrid (4) is more than the 1.5 left" in e.text
                for e in take.events)
+
+
+@st.composite
+def _conquests(draw) -> tuple[list[dict], str, int]:
+    """Spain's provinces as a random tree, some bordering France's Paris; its capital; the
+    conquest d20."""
+    n = draw(st.integers(2, 6))
+    names = [f"P{i}" for i in range(n)]
+    links: dict[str, set[str]] = {p: set() for p in ["Paris", *names]}
+    for i in range(1, n):
+        j = draw(st.integers(0, i - 1))
+        links[names[i]].add(names[j])
+        links[names[j]].add(names[i])
+    for p in draw(st.lists(st.sampled_from(names), min_size=1, unique=True)):
+        links[p].add("Paris")
+        links["Paris"].add(p)
+    provinces = [_province(p, "France" if p == "Paris" else "Spain",
+                           10 if p == "Paris" else draw(st.integers(1, 8)),
+                           ", ".join(sorted(links[p])), culture="Iberian")
+                 for p in ["Paris", *names]]
+    return provinces, draw(st.sampled_from(names)), draw(st.sampled_from([1, 3, 5, 11, 16]))
+
+
+@settings(deadline=None, derandomize=True, database=None, max_examples=40,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(_conquests())
+def test_the_default_choice_as_owed_is_taken_whole(conquest):
+    """The war's default pick and the next turn's take judge alike (issue 29, point 4): when
+    nothing else changes the map, every province of the default changes hands, whatever the
+    loser's capital becomes as its provinces go."""
+    provinces, capital, roll = conquest
+    states = [_state(state="France", player="Fay", culture="Iberian", capital="Paris",
+                     income=10, spendable=10),
+              _state(state="Spain", player="Sol", culture="Iberian", capital=capital)]
+    tables = {"Governments": GOVERNMENTS, "States": states, "Provinces": provinces}
+    orders = [{"player": "France", "order": "invest military", "amount": 10},
+              {"player": "France", "order": "declare war", "state": "Spain"}]
+    war = resolve(DECADES, build_state(DECADES, tables, orders, turn=2, settings=SETTINGS),
+                  dice=_quiet(states, **{"war W2-1": 1, "conquest W2-1": roll}))
+    default = [p for p in values.name_list(_cell(war, "Decisions", "D1", "default"))
+               if p != "nothing"]
+    take = resolve(DECADES, _next(war, []), seed=1)
+    owners = take.after.tables["Provinces"].set_index("province")["owner"]
+    assert sorted(owners[owners == "France"].index) == sorted(["Paris", *default])
 
 
 def _tribe(**fields) -> dict:

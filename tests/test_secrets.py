@@ -181,3 +181,14 @@ def test_an_activation_whose_cost_discards_from_the_hand_is_private(tmp_path, ca
               "discard": PROBED}]
     assert resolve(RULES, hand_game(OTHER, named), secret=SECRET).results[0].secret
 
+def test_a_ninjas_deed_does_not_name_its_hirer_in_the_shared_sheet():
+    """clans.txt: only a caught Ninja tells its target who hired it; the shared Advisors
+    tab says that an advisor was assassinated, not by whose Ninja."""
+    from test_visibility import clans_ninja_turn
+
+    _, result = clans_ninja_turn()
+    advisors = result.after.tables["Advisors"]
+    assert "assassinated by a Ninja" in advisors.at[2, "status"]
+    assert "Amana" not in " ".join(map(str, advisors.to_numpy().ravel()))
+    assert result.after.tables["Orders"].at[2, "result"] == "private"
+

@@ -1,7 +1,8 @@
 """Secrets stay with their owner: an order that names or hangs on a secret (a card in hand, an
 ambition, a Ninja's target) shows everyone the same face whatever became of it, through every
 channel a player or a watcher sees (the Orders tab, `check`'s and `resolve`'s output and exit
-code, the nightly's log); its real outcome goes to its own player's report and the GM's."""
+code, the nightly's log); its real outcome goes to its own player's report and the GM's. A
+sealed value is as long as any other of its game, whatever it holds."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from sheetmaster.builder import build_state
 from sheetmaster.checking import check
 from sheetmaster.cli import main
 from sheetmaster.engine import resolve
-from sheetmaster.fairness import secret_path, write_secret
+from sheetmaster.fairness import hidden_key, secret_path, write_secret
 from sheetmaster.model import PRIVATE_REASON, Status
 from sheetmaster.report import GM, player_reports
 from sheetmaster.stores.xlsx_layout import write_new_workbook
@@ -181,6 +182,7 @@ def test_an_activation_whose_cost_discards_from_the_hand_is_private(tmp_path, ca
               "discard": PROBED}]
     assert resolve(RULES, hand_game(OTHER, named), secret=SECRET).results[0].secret
 
+
 def test_a_ninjas_deed_does_not_name_its_hirer_in_the_shared_sheet():
     """clans.txt: only a caught Ninja tells its target who hired it; the shared Advisors
     tab says that an advisor was assassinated, not by whose Ninja."""
@@ -191,4 +193,47 @@ def test_a_ninjas_deed_does_not_name_its_hirer_in_the_shared_sheet():
     assert "assassinated by a Ninja" in advisors.at[2, "status"]
     assert "Amana" not in " ".join(map(str, advisors.to_numpy().ravel()))
     assert result.after.tables["Orders"].at[2, "result"] == "private"
+
+
+# -- sealed values ----------------------------------------------------------------------------
+
+def test_sealed_values_of_a_game_are_all_as_long_whatever_they_hold():
+    """Point 7: a token's length tells nothing of the name sealed in it."""
+    from sheetmaster.sealed import seal, sealed_width, unseal
+
+    names = ["Tax", "The Extraordinarily Long Reform of the Realm's Provinces"]
+    width = sealed_width(names)
+    key = hidden_key(SECRET)
+    tokens = [seal(key, name, "France / admin / A1", width=width) for name in names]
+    assert len(tokens[0]) == len(tokens[1])
+    assert [unseal(key, t, "France / admin / A1") for t in tokens] == names
+
+
+#: a token sealed by sheetmaster before sealed values were padded to one length (padded to
+#: 32-byte blocks), with the example's secret: a game under way holds such tokens
+OLD_TOKEN = "sealed:gVZ_WxIWeYFfQv_Fj8ahwqHhbmh3bPgZ_jtkmA5Q-tyFqzN49cnafgsaY3wJakqP"
+
+
+def test_tokens_sealed_before_open_and_are_sealed_again_as_long_as_the_rest():
+    from sheetmaster.fairness import EXAMPLE_SECRET
+    from sheetmaster.sealed import unseal
+
+    assert unseal(hidden_key(EXAMPLE_SECRET), OLD_TOKEN, "France / admin / A1") == OTHER
+    state = hand_game(OTHER, [])
+    long_name = "The Extraordinarily Long Reform of the Realm's Provinces"
+    state.tables["Cards"].loc[len(state.tables["Cards"]) + 2] = \
+        {c: None for c in state.tables["Cards"].columns} | {"card": long_name, "deck": "admin",
+                                                           "reward": "prosperity 1"}
+    state.tables["Hands"].at[2, "card"] = OLD_TOKEN
+    hands = state.tables["Hands"]
+    hands.loc[3] = {c: None for c in hands.columns} | {
+        "nation": "Prussia", "pile": "admin", "slot": "A2", "card": "Royal Wedding"}
+    hands.loc[4] = {c: None for c in hands.columns} | {
+        "nation": "Prussia", "pile": "admin", "slot": "A3", "card": long_name}
+    result = resolve(RULES, state, secret=EXAMPLE_SECRET)
+    cards = result.after.tables["Hands"]["card"].tolist()
+    assert len({len(c) for c in cards}) == 1 and len(cards[0]) > len(OLD_TOKEN)
+    assert result.notes["France"][0] == f"Your admin cards: {OTHER}."
+    again = resolve(RULES, result.after, secret=EXAMPLE_SECRET)
+    assert again.after.tables["Hands"]["card"].tolist() == cards  # the same bytes
 

@@ -33,6 +33,7 @@ from sheetmaster.model import (
     Status,
     TurnResult,
 )
+from sheetmaster.order_cap import cap_rows
 from sheetmaster.order_outcomes import in_sheet_order, orders_after, refuse_out_of_turn, when
 from sheetmaster.orders import OrderReader, ParsedOrders
 from sheetmaster.ruleset import Context, Ruleset
@@ -51,6 +52,7 @@ from sheetmaster.tabs import (
     GM_ORDERS_TAB,
     LOG,
     LOG_TAB,
+    ORDER_CAP,
     ORDERS_TAB,
     advance_game,
     log_rows,
@@ -228,6 +230,7 @@ def read_orders(ruleset: Ruleset, prepared: Prepared) -> ParsedOrders:
 
     parsed = reader.read(prepared.state.tables[ORDERS_TAB], prepared.state.turn,
                          in_time if deadline is not None else None)
+    cap_rows(parsed, meta[ORDER_CAP], reader.names.get("player") or Names(()))
     if not ruleset.gm_orders:
         return parsed
     gm = OrderReader(ruleset.order_kinds, prepared.world.names()).read(

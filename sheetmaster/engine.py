@@ -17,7 +17,13 @@ from sheetmaster import collector, reasons, values
 from sheetmaster.calendar import Date
 from sheetmaster.decisions import ANSWER
 from sheetmaster.dice import Dice
-from sheetmaster.entities import check_both_sides, check_unique, key_lookups, load_rows
+from sheetmaster.entities import (
+    check_both_sides,
+    check_not_gm,
+    check_unique,
+    key_lookups,
+    load_rows,
+)
 from sheetmaster.fairness import (
     HOW_TO_SET,
     DiceSecretError,
@@ -181,6 +187,8 @@ def load_entities(ruleset: Ruleset, state: GameState, settings: Settings, date: 
     tables = {t.tab: t for t in ruleset.tables}
     names = key_lookups(ruleset.tables, state.tables)
     rows: dict[str, list[Any]] = {}
+    players = ruleset.players_table()
+    check_not_gm(players, state.tables.get(players.tab) if players else None, problems)
     for table in ruleset.tables:
         frame = state.tables[table.tab]
         check_unique(table, frame, problems)

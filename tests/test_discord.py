@@ -114,11 +114,16 @@ def test_md_leaves_plain_text_alone_and_escapes_the_rest_as_every_pass_would(tex
 URL = "https://discord.com/api/webhooks/123456789/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-x"
 
 
+def hook(number: int) -> str:
+    """Another webhook (another number) than URL's."""
+    return URL.replace("123456789", str(number))
+
+
 def test_webhooks_come_from_the_two_secrets():
-    found = from_env({PUBLIC_ENV: URL, PLAYERS_ENV: "# players\nAvalon = " + URL + "1\n"
-                      "GM=" + URL + "2\n"})
+    found = from_env({PUBLIC_ENV: URL, PLAYERS_ENV: "# players\nAvalon = " + hook(1) + "\n"
+                      "GM=" + hook(2) + "\n"})
     assert found.public.url == URL and str(found.public) == "the public channel"
-    assert found.of("avalon").url == URL + "1" and str(found.of("gm")) == "the GM's channel"
+    assert found.of("avalon").url == hook(1) and str(found.of("gm")) == "the GM's channel"
     as_json = from_env({PLAYERS_ENV: json.dumps({"Bretagne": URL})})
     assert as_json.of("Bretagne").label == "Bretagne's channel"
     assert URL not in repr(found)
@@ -330,7 +335,7 @@ def test_nightly_posts_each_game_that_games_toml_says_posts(tmp_path, discord, m
     (tmp_path / "games.toml").write_text(
         '[[game]]\nname = "avalon"\nfile = "avalon.xlsx"\nruleset = "claims"\n'
         'map_image = "avalon-key.png"\ndiscord = true\n'
-        'secrets = ["SHEETMASTER_DISCORD_WEBHOOK"]\n', encoding="utf-8")
+        '[game.secrets]\ndiscord = "SHEETMASTER_DISCORD_WEBHOOK"\n', encoding="utf-8")
     monkeypatch.setenv(PUBLIC_ENV, discord.webhook("public"))
     monkeypatch.setenv(PLAYERS_ENV, f"GM = {discord.webhook('gm')}")
     assert main(["nightly", "--all", "games.toml", "--report-dir", "private", "-q"]) == 0

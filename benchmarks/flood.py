@@ -64,15 +64,22 @@ def worker(argv: list[str], code: str | None) -> dict[str, Any]:
     """One resolve, in this fresh process: its exit code, seconds and peak RSS."""
     if code:
         sys.path.insert(0, code)
-    import resource
-
     from sheetmaster.cli import main as sheetmaster
 
     wall, cpu = time.perf_counter(), time.process_time()
     code_out = sheetmaster(argv)
     return {"exit": code_out, "wall_s": time.perf_counter() - wall,
-            "cpu_s": time.process_time() - cpu,
-            "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+            "cpu_s": time.process_time() - cpu, "peak_mib": _peak_mib()}
+
+
+def _peak_mib() -> float:
+    """The process's peak RSS (KiB on Linux, bytes on macOS; 0 on Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024
 
 
 def measure(store: str, args: argparse.Namespace) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from sheetmaster import __version__, rules
 from sheetmaster.builder import build_state
 from sheetmaster.cli import main
 from sheetmaster.exits import Exit
+from sheetmaster.fairness import for_sheet, turn_dice
 from sheetmaster.gamerepo import TEMPLATES, WORKFLOW, default_pin, write_repo
 from sheetmaster.testing.fakediscord import FakeDiscord
 from sheetmaster.testing.fakesheets import FakeSheetsServer
@@ -234,10 +235,14 @@ def test_two_games_with_repository_secrets_of_their_own_names_on_the_fake_sheets
             for secret in secrets.values():
                 assert secret.rsplit("/", 1)[-1] not in done.stdout + done.stderr
 
-    turns = {name: str({row[0]: row[1] for row in sheets.values(sid, "Game")[1:]}["turn"])
-             for name, sid in ids.items()}
-    assert turns == {"avalon": str(setting(avalon, "turn") + 1),
-                     "isles": str(setting(isles, "turn") + 1)}
+    tabs = {name: {row[0]: row[1] for row in sheets.values(sid, "Game")[1:]}
+            for name, sid in ids.items()}
+    for name, state in (("avalon", avalon), ("isles", isles)):
+        turn = setting(state, "turn")
+        assert str(tabs[name]["turn"]) == str(turn + 1)
+        # its dice came from its own secret, bound to its sheet
+        own = turn_dice(for_sheet(secrets[f"{name.upper()}_DICE_SECRET"], ids[name]), turn)
+        assert str(tabs[name]["last dice seed"]) == str(own.seed)
     # each game's reports reached its own channels, and only those
     assert {m.webhook for m in discord.messages} == {
         "avalon public", "avalon gm", "avalon Bretagne", "isles public", "isles gm",

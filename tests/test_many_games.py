@@ -186,3 +186,8 @@ def test_the_example_games_of_the_game_repository_are_valid(tmp_path):
     assert games[1].environment == "isles" and games[0].environment == ""
     assert games[0].secret_name("dice") == "AVALON_DICE_SECRET"
     assert games[0].secret_name("google") == JSON_ENV  # the default: one key for all
+    # a run of avalon reads its own secrets under the names sheetmaster reads
+    env = games[0].environ({"AVALON_DICE_SECRET": "mine", SECRET_ENV: "everyone's",
+                            JSON_ENV: "the key"})
+    assert env[SECRET_ENV] == "mine" and env[JSON_ENV] == "the key"
+    assert games[0].environ({SECRET_ENV: "everyone's"})[SECRET_ENV] == ""  # never another's

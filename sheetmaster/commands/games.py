@@ -2,7 +2,9 @@
 
 Every game runs on its own: a broken sheet, a failing store or even a bug in one game is
 caught, reported in the summary table, and the next game goes on. The exit code is 0 when
-every game was resolved or not due, else the code of the first game that failed.
+every game was resolved or not due, else the code of the first game that failed. Each game
+reads its own secrets (the names games.toml gives it); before any game is resolved, a run
+refuses two games that would post to one Discord webhook (:func:`check_own_webhooks`).
 """
 
 from __future__ import annotations

@@ -61,13 +61,13 @@ def sheet_store(sheet: str, credentials: str | None = None, secret: str | None =
     from sheetmaster.stores.gsheets import SheetsStore
     from sheetmaster.stores.gsheets_client import ENDPOINT_ENV, open_client, store_options
 
-    env = os.environ if env is None else env
-    given = credentials or any(env.get(name, "").strip() for name in (
-        JSON_ENV, FILE_ENV, "GOOGLE_APPLICATION_CREDENTIALS"))
+    given = credentials or any((os.environ if env is None else env).get(name, "").strip()
+                               for name in (JSON_ENV, FILE_ENV, "GOOGLE_APPLICATION_CREDENTIALS"))
     if os.environ.get(ENDPOINT_ENV, "").strip() and given:
         log.warning("%s is set: Google Sheets calls go to %s, and no Google credentials are "
                     "used", ENDPOINT_ENV, os.environ[ENDPOINT_ENV].strip())
-    return SheetsStore(sheet, open_client(credentials, env), secret=secret, **store_options())
+    client = open_client(credentials) if env is None else open_client(credentials, env)
+    return SheetsStore(sheet, client, secret=secret, **store_options())
 
 
 def dice_secret(args: argparse.Namespace, needed: bool) -> str | None:

@@ -18,7 +18,13 @@ from sheetmaster import collector, reasons, values
 from sheetmaster.calendar import Date
 from sheetmaster.decisions import ANSWER
 from sheetmaster.dice import Dice
-from sheetmaster.entities import check_both_sides, check_unique, key_lookups, load_rows
+from sheetmaster.entities import (
+    check_both_sides,
+    check_not_gm,
+    check_unique,
+    key_lookups,
+    load_rows,
+)
 from sheetmaster.fairness import (
     HOW_TO_SET,
     DiceSecretError,
@@ -34,6 +40,7 @@ from sheetmaster.model import (
     Status,
     TurnResult,
 )
+from sheetmaster.order_cap import cap_rows
 from sheetmaster.order_outcomes import (
     in_sheet_order,
     orders_after,
@@ -58,6 +65,7 @@ from sheetmaster.tabs import (
     GM_ORDERS_TAB,
     LOG,
     LOG_TAB,
+    ORDER_CAP,
     ORDERS_TAB,
     advance_game,
     log_rows,
@@ -186,6 +194,8 @@ def load_entities(ruleset: Ruleset, state: GameState, settings: Settings, date: 
     tables = {t.tab: t for t in ruleset.tables}
     names = key_lookups(ruleset.tables, state.tables)
     rows: dict[str, list[Any]] = {}
+    players = ruleset.players_table()
+    check_not_gm(players, state.tables.get(players.tab) if players else None, problems)
     for table in ruleset.tables:
         frame = state.tables[table.tab]
         check_unique(table, frame, problems)
@@ -237,6 +247,7 @@ def read_orders(ruleset: Ruleset, prepared: Prepared,
     parsed = reader.read(_without(prepared.state.tables[ORDERS_TAB],
                                   [r for r in left_out if r > 0]),
                          prepared.state.turn, in_time if deadline is not None else None)
+    cap_rows(parsed, meta[ORDER_CAP], reader.names.get("player") or Names(()))
     if not ruleset.gm_orders:
         return parsed
     gm = OrderReader(ruleset.order_kinds, prepared.world.names()).read(

@@ -18,6 +18,7 @@ import pandas as pd
 
 from sheetmaster import values
 from sheetmaster.both_sides import check_both_sides
+from sheetmaster.decisions import GM
 from sheetmaster.schema import (
     TEXT_KINDS,
     Column,
@@ -235,6 +236,20 @@ def check_unique(table: Table, frame: pd.DataFrame, problems: Problems) -> None:
                              f"'{cell}' is listed twice (also on row {first})")
 
 
+def check_not_gm(table: Table | None, frame: pd.DataFrame | None, problems: Problems) -> None:
+    """No player goes by the GM's name, in any case or spacing ('gm', 'G M'): the GM's full
+    report, the GM's webhook and the decisions the GM owes all go by it, and a player of that
+    name would be taken for the GM."""
+    if table is None or frame is None or not table.key or table.key not in frame.columns:
+        return
+    reserved = GM.casefold()
+    for row, name in zip(frame.index.tolist(), frame[table.key].tolist()):
+        if isinstance(name, str) and "".join(name.split()).casefold() == reserved:
+            problems.add(table.tab, int(row), table.key,
+                         f"{values.show(name)} is the GM's name, which no player may take "
+                         f"(their reports and webhook would be the GM's): rename the player")
+
+
 def _column_cells(col: Column, objects: list[Any]) -> list[Any]:
     """One column's cells from the objects' attribute, as the sheet writes them."""
     got = list(map(operator.attrgetter(col.attr), objects))
@@ -282,4 +297,5 @@ def write_rows(table: Table, before: pd.DataFrame, objects: list[Any],
     return grown
 
 
-__all__ = ["a", "check_both_sides", "check_unique", "key_lookups", "load_rows", "write_rows"]
+__all__ = ["a", "check_both_sides", "check_not_gm", "check_unique", "key_lookups", "load_rows",
+           "write_rows"]

@@ -61,6 +61,19 @@ class OrderBatch:
         self._resolved += other._resolved
         self._orders = None
 
+    def drop(self, indexes: Sequence[int]) -> None:
+        """Take these orders out of the batch before any is resolved (rows over a player's
+        cap: no phase may see them)."""
+        if self._resolved:
+            raise RuntimeError("orders are dropped before any is resolved")
+        gone = set(indexes)
+        kept = [i for i in range(len(self.rows)) if i not in gone]
+        self.rows, self.seqs, self.players = ([cells[i] for i in kept] for cells in
+                                              (self.rows, self.seqs, self.players))
+        self.fields = {c: [cells[i] for i in kept] for c, cells in self.fields.items()}
+        self.status, self.reason = [None] * len(kept), [""] * len(kept)
+        self._orders = None
+
     # -- outcomes ----------------------------------------------------------------------------
     def resolve(self, i: int, status: Status, reason: str = "") -> None:
         """Record order ``i``'s outcome; each order is resolved exactly once."""

@@ -50,6 +50,11 @@ NO_SETUP_ORDERS = Reason("NO_SETUP_ORDERS", "this is the setup turn (turn 0): th
                                             "orders on it")
 NOT_SETUP = Reason("NOT_SETUP", "'{kind}' is only given on the setup turn (turn 0)")
 GM_ONLY = Reason("GM_ONLY", "only the GM may give '{kind}' orders (in the GM's orders tab)")
+OVER_CAP = Reason(
+    "OVER_CAP",
+    "not read: only the first {cap} order rows a player posts in a turn are read (the Game "
+    "tab's '{setting}')",
+)
 
 # Shared by rulesets
 IN_EXILE = Reason("IN_EXILE", "players in exile cannot {action}")

@@ -11,6 +11,8 @@ from typing import Any, NamedTuple
 from sheetmaster import collector
 from sheetmaster.engine import all_tables
 from sheetmaster.model import GM_ONLY, Event, GameState, OrderResult, Status, TurnResult
+from sheetmaster.order_cap import DEFAULT_CAP, gathered, over_cap_reason
+from sheetmaster.order_cap import SETTING as ORDER_CAP
 from sheetmaster.orders import PLAYER
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Kind, Table
@@ -193,14 +195,31 @@ def _events_by_player(result: TurnResult) -> dict[str, list]:
 
 
 def format_results(result: TurnResult, words: dict[Status, str] | None = None) -> str:
-    """One line per order row: row, player, order, status (or ``words`` for it), reason."""
+    """One line per order row: row, player, order, status (or ``words`` for it), reason; the
+    rows over a player's cap in one line per player."""
     lines = []
-    for r in result.results:
+    reason_over = over_cap_of(result)
+    shown, over = gathered(result.results, reason_over)
+    for r in shown:
         reason = f": {r.reason}" if r.reason else ""
         status = words[r.status] if words else r.status.value
         lines.append(f"  row {r.row:>5}  {one_line(r.player or '?')} - "
                      f"{one_line(r.kind or '?')} -> {status}{one_line(reason)}")
+    for player, rows in over.items():
+        status = words[Status.REJECTED] if words else Status.REJECTED.value
+        lines.append(f"  {_rows_span(rows)}  {one_line(player or '?')} -> {status}: "
+                     f"{reason_over}")
     return printable("\n".join(lines)) or "  (no orders this turn)"
+
+
+def over_cap_of(result: TurnResult) -> str:
+    """The reason this turn gave the rows over a player's cap."""
+    return over_cap_reason(result.before.meta.get(ORDER_CAP, DEFAULT_CAP))
+
+
+def _rows_span(rows: list[int]) -> str:
+    """'12,000 rows (row 112 to row 100,019)'."""
+    return f"{len(rows):,} rows (row {min(rows):,} to row {max(rows):,})"
 
 
 GM = "GM"
@@ -232,6 +251,7 @@ class TurnGroups:
                         if c.optional and c.owned}
         #: every order by its player, as the GM knows it.
         self.orders: dict[str, list[OrderResult]] = defaultdict(list)
+        self.reason_over = over_cap_of(result)
         for r in result.results:
             self.orders[r.player].append(r)
         #: ... and as everyone may know it (the same for a resolve; a check's, see
@@ -360,7 +380,7 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
 def _section(ruleset: Ruleset, groups: TurnGroups, name: str, orders: list[OrderResult],
              notes: list[str] | None, events: list[Event]) -> list[str]:
     """One player's section: orders, notes, lines by phase, holdings and balances."""
-    out = [f"## {md(name)}", "", *_orders_section(orders)]
+    out = [f"## {md(name)}", "", *_orders_section(orders, groups.reason_over)]
     if notes:
         out += ["**Only for you** (and the GM)", "", *(f"- {md(line)}" for line in notes), ""]
     out += _by_phase(ruleset, events)
@@ -395,12 +415,16 @@ def player_reports(ruleset: Ruleset, result: TurnResult, *, checked: bool = Fals
     return reports
 
 
-def _orders_section(mine: list[OrderResult]) -> list[str]:
+def _orders_section(mine: list[OrderResult], reason_over: str = "") -> list[str]:
+    """A player's orders, a row each; the rows over their cap summed up in one row."""
     if not mine:
         return ["No orders this turn.", ""]
+    shown, over = gathered(mine, reason_over)
     return ["| row | order | result | reason |", "|---|---|---|---|",
             *(f"| {r.row} | {md(r.kind)} | {r.status.value} | {md(r.reason)} |"
-              for r in mine), ""]
+              for r in shown),
+            *(f"| {_rows_span(rows)} | | {Status.REJECTED.value} | {reason_over} |"
+              for rows in over.values()), ""]
 
 
 def _holdings_section(ruleset: Ruleset, changes: list[CellChange], name: str,

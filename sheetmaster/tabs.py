@@ -13,6 +13,8 @@ import pandas as pd
 
 from sheetmaster import values
 from sheetmaster.model import PUBLIC, Event
+from sheetmaster.order_cap import DEFAULT_CAP, read_cap
+from sheetmaster.order_cap import SETTING as ORDER_CAP
 from sheetmaster.orders import ORDER, PLAYER, REASON, RESULT, TURN
 from sheetmaster.schema import Column, Kind, Problems, Table
 from sheetmaster.values import BadValue
@@ -51,6 +53,8 @@ SETTINGS: dict[str, tuple[Any, str]] = {
     "orders tab": ("", "the tab orders are read from, if not 'Orders' (e.g. a Google Form's "
                        "'Form Responses 1')"),
 }
+# A setting a new game does not list, read when the GM adds its row: ORDER_CAP (at most so
+# many order rows from one player a turn; see sheetmaster.order_cap).
 
 LOG = Table(
     LOG_TAB,
@@ -134,6 +138,11 @@ def read_meta(game: pd.DataFrame, problems: Problems,
         meta["deadline_at"] = parse_deadline(meta["deadline"], meta["zone"], meta["zone"])
     except BadValue as exc:
         problems.add(GAME_TAB, rows.get("deadline"), "value", f"setting 'deadline': {exc}")
+    try:
+        meta[ORDER_CAP] = read_cap(meta.get(ORDER_CAP))
+    except BadValue as exc:
+        problems.add(GAME_TAB, rows.get(ORDER_CAP), "value", f"setting '{ORDER_CAP}': {exc}")
+        meta[ORDER_CAP] = DEFAULT_CAP
     if values.text(meta["turn length (hours)"]):
         try:
             meta["turn length (hours)"] = hours = values.whole_number(meta["turn length (hours)"])

@@ -114,11 +114,16 @@ def test_md_leaves_plain_text_alone_and_escapes_the_rest_as_every_pass_would(tex
 URL = "https://discord.com/api/webhooks/123456789/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-x"
 
 
+def hook(number: int) -> str:
+    """Another webhook (another number) than URL's."""
+    return URL.replace("123456789", str(number))
+
+
 def test_webhooks_come_from_the_two_secrets():
-    found = from_env({PUBLIC_ENV: URL, PLAYERS_ENV: "# players\nAvalon = " + URL + "1\n"
-                      "GM=" + URL + "2\n"})
+    found = from_env({PUBLIC_ENV: URL, PLAYERS_ENV: "# players\nAvalon = " + hook(1) + "\n"
+                      "GM=" + hook(2) + "\n"})
     assert found.public.url == URL and str(found.public) == "the public channel"
-    assert found.of("avalon").url == URL + "1" and str(found.of("gm")) == "the GM's channel"
+    assert found.of("avalon").url == hook(1) and str(found.of("gm")) == "the GM's channel"
     as_json = from_env({PLAYERS_ENV: json.dumps({"Bretagne": URL})})
     assert as_json.of("Bretagne").label == "Bretagne's channel"
     assert URL not in repr(found)
@@ -330,7 +335,7 @@ def test_nightly_posts_each_game_that_games_toml_says_posts(tmp_path, discord, m
     (tmp_path / "games.toml").write_text(
         '[[game]]\nname = "avalon"\nfile = "avalon.xlsx"\nruleset = "claims"\n'
         'map_image = "avalon-key.png"\ndiscord = true\n'
-        'secrets = ["SHEETMASTER_DISCORD_WEBHOOK"]\n', encoding="utf-8")
+        '[game.secrets]\ndiscord = "SHEETMASTER_DISCORD_WEBHOOK"\n', encoding="utf-8")
     monkeypatch.setenv(PUBLIC_ENV, discord.webhook("public"))
     monkeypatch.setenv(PLAYERS_ENV, f"GM = {discord.webhook('gm')}")
     assert main(["nightly", "--all", "games.toml", "--report-dir", "private", "-q"]) == 0
@@ -341,3 +346,88 @@ def test_nightly_posts_each_game_that_games_toml_says_posts(tmp_path, discord, m
     (picture,) = discord.to("public")[0].files.values()
     assert picture == (tmp_path / "avalon-turn-2-map.png").read_bytes()
     assert "GM's full report" in discord.to("gm")[0].content
+
+
+# --- Discord's limits, and one channel failing alone (issue 24.10) ---------------------------
+
+def test_a_report_past_discords_upload_limit_goes_in_files_within_every_limit(discord):
+    from sheetmaster.delivery.discord import MAX_FILES, MAX_UPLOAD
+    from sheetmaster.delivery.post import MAX_ATTACHED, Posted, _channel
+
+    line = "| 12345 | propose transfer | rejected | not accepted by Bretagne: é |\n"
+    report = "# Turn 2 results\n\n" + line * (30 * 2**20 // len(line.encode()))
+    hook = Webhook(discord.webhook("public"), "the public channel")
+    posted = Posted()
+    _channel(client(), hook, "**Turn 2**", report, [], "turn-2-report.md", posted)
+    assert posted.channels == ["the public channel"] and not discord.refused
+    files = [m.files for m in discord.messages if m.files]
+    assert all(len(f) <= MAX_FILES and sum(map(len, f.values())) <= MAX_UPLOAD for f in files)
+    sent = b"".join(data for f in files for data in f.values())
+    assert MAX_ATTACHED - MAX_UPLOAD < len(sent) <= MAX_ATTACHED
+    assert report.encode().startswith(sent) and sent.endswith(b"\n")  # cut between lines
+    note = next(m.content for m in discord.messages if "more messages' worth" in m.content)
+    assert "MiB are attached" in note and "the GM has the whole report" in note
+
+
+def test_files_are_cut_between_lines_and_never_inside_a_character():
+    from sheetmaster.delivery.messages import file_parts
+
+    text = "ab\n" + "é" * 10 + "\ncd\n"
+    parts = file_parts(text, 7)
+    assert all(len(p) <= 7 for p in parts)
+    assert b"".join(parts).decode() == text
+    assert [p.decode() for p in parts][:2] == ["ab\n", "ééé"]
+
+
+@pytest.fixture
+def small_uploads(monkeypatch):
+    """Discord's upload limit as 4,000 bytes, so an ordinary report is 'too big'."""
+    monkeypatch.setattr("sheetmaster.delivery.discord.MAX_UPLOAD", 4_000)
+    monkeypatch.setattr("sheetmaster.delivery.post.MAX_UPLOAD", 4_000, raising=False)
+    monkeypatch.setattr("sheetmaster.delivery.post.MAX_ATTACHED", 12_000, raising=False)
+    monkeypatch.setattr("sheetmaster.delivery.post.MAX_MESSAGES", 1)
+
+
+def test_a_report_past_the_upload_limit_reaches_every_channel(discord, small_uploads):
+    ruleset, result = clans_turn()
+    hooks = from_env({PUBLIC_ENV: discord.webhook("public"),
+                      PLAYERS_ENV: f"Kuroda = {discord.webhook('kuroda')}\n"
+                                   f"GM = {discord.webhook('gm')}"})
+    posted = post_turn(ruleset, result, hooks, client=client())
+    assert posted.channels == ["the public channel", "Kuroda's channel", "the GM's channel"]
+    assert not discord.refused
+    gm_files = [data for m in discord.to("gm") for data in m.files.values()]
+    assert len(gm_files) > 1 and all(len(data) <= 4_000 for data in gm_files)
+
+
+def test_one_channel_failing_is_reported_and_the_others_still_get_theirs(discord,
+                                                                        monkeypatch):
+    ruleset, result = clans_turn()
+    gone = discord.url + "/api/webhooks/77/" + "g" * 40  # deleted on Discord: 404
+    hooks = from_env({PUBLIC_ENV: discord.webhook("public"),
+                      PLAYERS_ENV: f"Kuroda = {gone}\nAmana = {discord.webhook('amana')}\n"
+                                   f"GM = {discord.webhook('gm')}"})
+
+    def broken_map(png, turn):
+        raise OSError("cannot identify image file")
+
+    monkeypatch.setattr("sheetmaster.delivery.post._map_file", broken_map)
+    with pytest.raises(DeliveryError) as caught:
+        post_turn(ruleset, result, hooks, map_png=b"not a png", client=client())
+    said = str(caught.value)
+    assert "the public channel (OSError: cannot identify image file)" in said
+    assert "Kuroda's channel (Discord refused the message to Kuroda's channel: 404" in said
+    assert "g" * 40 not in said
+    assert discord.to("amana") and discord.to("gm") and not discord.to("public")
+
+
+def test_resolve_exits_5_when_a_channel_failed_and_posts_the_rest(game, discord, monkeypatch,
+                                                                  capsys, small_uploads):
+    gone = discord.url + "/api/webhooks/77/" + "g" * 40
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.setenv(PUBLIC_ENV, discord.webhook("public"))
+    monkeypatch.setenv(PLAYERS_ENV, f"Avalon = {gone}\nGM = {discord.webhook('gm')}")
+    assert main(["resolve", str(game), "--discord", "--no-map"]) == 5
+    err = capsys.readouterr().err
+    assert "posting to Discord failed for Avalon's channel" in err and "Traceback" not in err
+    assert discord.to("public") and discord.to("gm")

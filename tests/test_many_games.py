@@ -19,6 +19,7 @@ from sheetmaster.stores.gsheets_client import ENDPOINT_ENV
 from sheetmaster.stores.xlsx_layout import write_new_workbook
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.upload import upload_state
+from tests.test_game_repo import example_games_toml
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -122,10 +123,12 @@ def test_a_missing_secret_fails_that_game_before_it_is_touched(server, three_gam
     toml, sids = three_games
     monkeypatch.delenv(JSON_ENV, raising=False)
     toml.write_text(f'[[game]]\nname = "avalon"\nsheet = "{sids["avalon"]}"\n'
-                    f'ruleset = "claims"\nsecrets = ["{JSON_ENV}"]\n', encoding="utf-8")
+                    f'ruleset = "claims"\nsecrets = {{ google = "AVALON_KEY" }}\n',
+                    encoding="utf-8")
+    monkeypatch.delenv("AVALON_KEY", raising=False)
     server.reset_counts()
     assert main(["nightly", "--all", str(toml)]) == Exit.STORE
-    assert f"secret {JSON_ENV} is not set" in capsys.readouterr().out
+    assert "secret AVALON_KEY is not set" in capsys.readouterr().out
     assert server.request_count == 0
 
 
@@ -153,7 +156,11 @@ BAD_TOMLS = {
     "unknown key": ('[[game]]\nname = "a"\nsheet = "x"\nruleset = "claims"\nsheeet = 1\n',
                     "unknown key sheeet"),
     "unknown secret": ('[[game]]\nname = "a"\nsheet = "x"\nruleset = "claims"\n'
-                       'secrets = ["AWS_KEY"]\n', "no secret named AWS_KEY"),
+                       '[game.secrets]\naws = "AWS_KEY"\n', "no secret is called aws"),
+    "secrets as a list": ('[[game]]\nname = "a"\nsheet = "x"\nruleset = "claims"\n'
+                          'secrets = ["SHEETMASTER_DICE_SECRET"]\n', "must be a table"),
+    "bad secret name": ('[[game]]\nname = "a"\nsheet = "x"\nruleset = "claims"\n'
+                        '[game.secrets]\ndice = "GITHUB_TOKEN"\n', "GitHub secret's name"),
     "twice": ('[[game]]\nname = "a"\nsheet = "x"\nruleset = "claims"\n' * 2,
               "two games are named 'a'"),
     "not toml": ("[[game]\n", "not a readable TOML file"),
@@ -171,7 +178,16 @@ def test_a_broken_games_toml_is_a_usage_error_saying_where(tmp_path, case, capsy
     assert message in capsys.readouterr().err
 
 
-def test_the_shipped_example_games_toml_is_valid():
-    games = load_games(ROOT / "games.example.toml")
+def test_the_example_games_of_the_game_repository_are_valid(tmp_path):
+    path = tmp_path / "games.toml"
+    path.write_text(example_games_toml(), encoding="utf-8")
+    games = load_games(path)
     assert [g.name for g in games] == ["avalon", "isles"]
-    assert games[1].environment == "isles-of-the-clans" and games[0].environment == "avalon"
+    assert games[1].environment == "isles" and games[0].environment == ""
+    assert games[0].secret_name("dice") == "AVALON_DICE_SECRET"
+    assert games[0].secret_name("google") == JSON_ENV  # the default: one key for all
+    # a run of avalon reads its own secrets under the names sheetmaster reads
+    env = games[0].environ({"AVALON_DICE_SECRET": "mine", SECRET_ENV: "everyone's",
+                            JSON_ENV: "the key"})
+    assert env[SECRET_ENV] == "mine" and env[JSON_ENV] == "the key"
+    assert games[0].environ({SECRET_ENV: "everyone's"})[SECRET_ENV] == ""  # never another's

@@ -1,5 +1,7 @@
 """The GitHub Actions workflows: valid, least-privilege, pinned, and safe from injection.
 
+Two: the project's CI (.github/workflows/ci.yml), and the nightly workflow a game repository
+runs, as ``sheetmaster init --repo`` writes it (for the two example games of its games.toml).
 Two linters from PyPI (the ``test`` extra) check them offline: check-jsonschema against its
 vendored GitHub workflow schema, and zizmor's security audits. Plain-Python checks then pin
 down what this project relies on: the nightly job is never cancelled mid-resolution, runs
@@ -10,12 +12,14 @@ the CLI arguments it accepts.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -23,11 +27,16 @@ import pytest
 import yaml
 
 from sheetmaster.delivery.webhooks import PLAYERS_ENV, PUBLIC_ENV
+from sheetmaster.gamerepo import WORKFLOW
 from sheetmaster.stores.google_auth import JSON_ENV
+from tests.test_game_repo import example_games_toml, example_repo
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = ROOT / ".github" / "workflows"
-RESOLVE = WORKFLOWS / "resolve.yml"
+#: a game repository as `init --repo` writes it, with two games (removed when the run ends)
+GAME_REPO = example_repo(Path(tempfile.mkdtemp(prefix="sheetmaster-game-repo-")))
+atexit.register(shutil.rmtree, GAME_REPO, ignore_errors=True)
+RESOLVE = GAME_REPO / WORKFLOW
 CI = WORKFLOWS / "ci.yml"
 ALL = (RESOLVE, CI)
 
@@ -105,11 +114,16 @@ def zizmor() -> str:
     return found
 
 
-def test_zizmor_finds_nothing_offline():
-    done = subprocess.run(
-        [zizmor(), "--offline", "--pedantic", "--no-progress", str(WORKFLOWS)],
-        capture_output=True, text=True, timeout=120, env=offline_env(), cwd=ROOT)
+@pytest.mark.parametrize("folder", [WORKFLOWS, RESOLVE.parent], ids=["project", "game-repo"])
+def test_zizmor_finds_nothing_offline(folder):
+    done = run_zizmor(folder)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def run_zizmor(folder: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [zizmor(), "--offline", "--pedantic", "--no-progress", str(folder)],
+        capture_output=True, text=True, timeout=120, env=offline_env(), cwd=folder)
 
 
 # --- plain checks of both workflows -------------------------------------------------------
@@ -313,6 +327,8 @@ def list_games(tmp_path: Path) -> tuple[subprocess.CompletedProcess, dict[str, s
     """The games job's listing step, with the real sheetmaster; returns its outputs."""
     output = tmp_path / "github_output"
     output.write_text("", encoding="utf-8")
+    (tmp_path / WORKFLOW).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(RESOLVE, tmp_path / WORKFLOW)
     done = run_step_script(tmp_path, script_step("games", "games.toml"),
                            {"GITHUB_OUTPUT": str(output)}, real_sheetmaster=True)
     lines = output.read_text(encoding="utf-8").splitlines()
@@ -321,7 +337,7 @@ def list_games(tmp_path: Path) -> tuple[subprocess.CompletedProcess, dict[str, s
 
 @posix_shell
 def test_the_games_job_lists_each_sheet_game_once(tmp_path):
-    shutil.copy(ROOT / "games.example.toml", tmp_path / "games.toml")
+    (tmp_path / "games.toml").write_text(example_games_toml(), encoding="utf-8")
     done, outputs = list_games(tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     matrix = json.loads(outputs["matrix"])

@@ -2,7 +2,9 @@
 
 Every game runs on its own: a broken sheet, a failing store or even a bug in one game is
 caught, reported in the summary table, and the next game goes on. The exit code is 0 when
-every game was resolved or not due, else the code of the first game that failed.
+every game was resolved or not due, else the code of the first game that failed. Each game
+reads its own secrets (the names games.toml gives it); before any game is resolved, a run
+refuses two games that would post to one Discord webhook (:func:`check_own_webhooks`).
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from sheetmaster.commands.options import play, sheet_store, write_report, write_
 from sheetmaster.commands.posting import discord_webhooks, post
 from sheetmaster.console import print_table
 from sheetmaster.delivery.discord import DeliveryError
+from sheetmaster.delivery.webhooks import Webhooks, from_env, shared_webhooks
 from sheetmaster.exits import Exit, UsageError, classify
-from sheetmaster.games import Game, github_matrix, load_games, select
+from sheetmaster.games import WEBHOOKS, Game, github_matrix, load_games, select
 from sheetmaster.report import TurnGroups
 from sheetmaster.runs import Mode
 from sheetmaster.stores.xlsx import XlsxStore
@@ -46,7 +49,10 @@ def run_all(args: argparse.Namespace) -> int:
     """Every game of games.toml (or those --game names), one after the other."""
     if args.sheet:
         raise UsageError("give --sheet or --all games.toml, not both")
-    chosen = select(load_games(args.all), args.game)
+    games = load_games(args.all)
+    chosen = select(games, args.game)
+    if not args.dry_run:
+        check_own_webhooks(games, chosen, getattr(args, "discord", False))
     reports = _reports_folder(args.report, len(chosen))
     runs = [run_one(game, args, reports) for game in chosen]
     print_table(f"{len(runs)} game{'s' if len(runs) != 1 else ''} from {args.all}"
@@ -69,6 +75,40 @@ def _reports_folder(report: str | None, games: int) -> Path | None:
     return path
 
 
+def check_own_webhooks(games: list[Game], chosen: list[Game], everyone: bool) -> None:
+    """Before any game is resolved: no two games post to one Discord webhook (``everyone``:
+    --discord, every game posts). Compared are the games this run posts for, with each other
+    and with every other game whose webhooks this run sees as that game's own (not a game
+    that reads them from the same names in an environment of its own); a game whose secrets
+    cannot be read is left to fail on its own."""
+    posting = [g for g in chosen if g.discord or everyone]
+    others = [g for g in games if g not in chosen and g.discord
+              and not any(_elsewhere(g, p) for p in posting)]
+    seen: dict[str, Webhooks] = {}
+    for game in [*posting, *others]:
+        try:
+            seen[game.name] = from_env(public=game.secret_name("discord"),
+                                       players=game.secret_name("discord_players"))
+        except UsageError:
+            continue
+    for (one, first), (other, second) in shared_webhooks(seen):
+        if one in {g.name for g in posting} or other in {g.name for g in posting}:
+            raise UsageError(
+                f"games '{one}' and '{other}' post to the same Discord webhook ('{one}': "
+                f"{first}, in {first.source}; '{other}': {second}, in {second.source}): one "
+                f"game's reports would reach the other's players. Give each game webhooks "
+                f"of its own (games.toml names each game's secrets); nothing was resolved")
+
+
+def _elsewhere(game: Game, posting: Game) -> bool:
+    """Whether ``game`` reads its webhooks from names ``posting`` reads too, each in an
+    environment of its own: this run, in ``posting``'s, sees ``posting``'s values there."""
+    shared = {game.secret_name(w) for w in WEBHOOKS} & {posting.secret_name(w)
+                                                          for w in WEBHOOKS}
+    return bool(shared and game.environment and posting.environment and
+                game.environment != posting.environment)
+
+
 def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameRun:
     log.info("%s: %s, %s rules", game.name, game.where, game.ruleset)
     try:
@@ -76,15 +116,18 @@ def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameR
         if missing:
             return GameRun(game, "failed", Exit.STORE,
                            note=f"secret {', '.join(missing)} is not set")
+        env = game.environ()  # this game's own secrets, under the names sheetmaster reads
         webhooks = discord_webhooks((game.discord or getattr(args, "discord", False))
-                                    and not args.dry_run)
+                                    and not args.dry_run,
+                                    public=game.secret_name("discord"),
+                                    players=game.secret_name("discord_players"))
         picture = TurnMap.from_args(args, game.map_image)
         # each game its own dice: a sheet's secret is bound to the sheet, a workbook's is
         # the file beside it
-        secret = fairness.for_sheet(fairness.read_secret(), game.sheet) if game.sheet else \
-            fairness.read_secret(game.file)
-        store = sheet_store(game.sheet, args.credentials, secret) if game.sheet else \
-            XlsxStore(game.file)
+        secret = fairness.for_sheet(fairness.read_secret(env=env), game.sheet) if game.sheet \
+            else fairness.read_secret(game.file, env=env)
+        store = sheet_store(game.sheet, args.credentials, secret, env=env) if game.sheet \
+            else XlsxStore(game.file)
         outcome = play(store, Mode.SCHEDULED, args, ruleset=game.ruleset, secret=secret,
                        before_save=picture.draw)
         if outcome.result is None:
@@ -127,6 +170,10 @@ def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameR
 
 def cmd_games(args: argparse.Namespace) -> int:
     games = load_games(args.file)
+    if args.workflow:
+        from sheetmaster.gamerepo import check_workflow
+
+        check_workflow(games, Path(args.workflow))
     if args.github_matrix:
         matrix = github_matrix(games)
         print(f"matrix={json.dumps(matrix, separators=(',', ':'))}")
@@ -137,8 +184,9 @@ def cmd_games(args: argparse.Namespace) -> int:
                             "workflow resolves Google Sheet games only", game.name)
         return Exit.OK
     print_table(f"{len(games)} games in {args.file}",
-                ["game", "ruleset", "where", "environment", "secrets"],
-                [[g.name, g.ruleset, g.where, g.environment, ", ".join(g.secrets)]
+                ["game", "ruleset", "where", "environment", "secrets of its own"],
+                [[g.name, g.ruleset, g.where, g.environment,
+                  ", ".join(f"{what}: {name}" for what, name in g.secrets.items())]
                  for g in games])
     return Exit.OK
 
@@ -147,9 +195,12 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "games", parents=[common], help="list and check the games of a games.toml",
         description="Read a games.toml (the games one repository resolves; see "
-                    "games.example.toml), check it, and list its games. --github-matrix "
-                    "prints the resolve workflow's job matrix instead.")
+                    "`sheetmaster init --repo`), check it, and list its games. "
+                    "--github-matrix prints the nightly workflow's job matrix instead.")
     p.add_argument("file", help="the games.toml file")
     p.add_argument("--github-matrix", action="store_true",
                    help="print 'matrix=...' and 'count=...' lines for $GITHUB_OUTPUT")
+    p.add_argument("--workflow", metavar="FILE",
+                   help="check that this workflow hands its jobs every secret games.toml "
+                        "names (the nightly workflow's listing job does)")
     p.set_defaults(run=cmd_games)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -53,17 +53,21 @@ def sheet_options(p: argparse.ArgumentParser, required: bool = False) -> None:
                         "SHEETMASTER_CREDENTIALS_FILE, or Application Default Credentials)")
 
 
-def sheet_store(sheet: str, credentials: str | None = None, secret: str | None = None) -> Any:
+def sheet_store(sheet: str, credentials: str | None = None, secret: str | None = None, *,
+                env: Mapping[str, str] | None = None) -> Any:
+    """The Google Sheet's store (``env``: where the Google key is read from, a game's own
+    environment; default the process's)."""
     from sheetmaster.stores.google_auth import FILE_ENV, JSON_ENV
     from sheetmaster.stores.gsheets import SheetsStore
     from sheetmaster.stores.gsheets_client import ENDPOINT_ENV, open_client, store_options
 
-    given = credentials or any(os.environ.get(name, "").strip() for name in (
-        JSON_ENV, FILE_ENV, "GOOGLE_APPLICATION_CREDENTIALS"))
+    given = credentials or any((os.environ if env is None else env).get(name, "").strip()
+                               for name in (JSON_ENV, FILE_ENV, "GOOGLE_APPLICATION_CREDENTIALS"))
     if os.environ.get(ENDPOINT_ENV, "").strip() and given:
         log.warning("%s is set: Google Sheets calls go to %s, and no Google credentials are "
                     "used", ENDPOINT_ENV, os.environ[ENDPOINT_ENV].strip())
-    return SheetsStore(sheet, open_client(credentials), secret=secret, **store_options())
+    client = open_client(credentials) if env is None else open_client(credentials, env)
+    return SheetsStore(sheet, client, secret=secret, **store_options())
 
 
 def dice_secret(args: argparse.Namespace, needed: bool) -> str | None:

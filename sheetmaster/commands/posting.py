@@ -25,14 +25,16 @@ def discord_option(p: argparse.ArgumentParser) -> None:
                         f"${PLAYERS_ENV} (see the README); never from the sheet")
 
 
-def discord_webhooks(wanted: bool) -> Webhooks | None:
-    """The webhooks when posting is asked for; none configured is a usage error."""
+def discord_webhooks(wanted: bool, *, public: str = PUBLIC_ENV,
+                     players: str = PLAYERS_ENV) -> Webhooks | None:
+    """The webhooks when posting is asked for (``public``, ``players``: the secrets' names, a
+    game's own in games.toml); none configured is a usage error."""
     if not wanted:
         return None
-    webhooks = from_env()
+    webhooks = from_env(public=public, players=players)
     if not webhooks:
-        raise UsageError(f"--discord: set the secret {PUBLIC_ENV} (the public channel's "
-                         f"webhook) or {PLAYERS_ENV} (each player's)")
+        raise UsageError(f"--discord: set the secret {public} (the public channel's "
+                         f"webhook) or {players} (each player's)")
     return webhooks
 
 

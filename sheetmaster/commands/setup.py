@@ -61,6 +61,13 @@ def cmd_init(args: argparse.Namespace) -> int:
     from sheetmaster.stores.gsheets_client import ENDPOINT_ENV
     from sheetmaster.stores.gsheets_init import plan_init, read_existing
 
+    if args.repo:
+        return cmd_init_repo(args)
+    if args.pin:
+        raise UsageError("--pin goes with --repo")
+    if not args.sheet or not args.rules:
+        raise UsageError("init lays out a Google Sheet (--sheet ID --rules RULES) or writes a "
+                         "game repository (--repo DIR)")
     ruleset = known_ruleset(args.rules)
     made = not os.environ.get(fairness.SECRET_ENV, "").strip()
     shared = fairness.new_secret() if made else fairness.read_secret()
@@ -92,6 +99,29 @@ def cmd_init(args: argparse.Namespace) -> int:
     return Exit.OK
 
 
+def cmd_init_repo(args: argparse.Namespace) -> int:
+    from sheetmaster.gamerepo import write_repo
+
+    given = [f"--{o.replace('_', '-')}" for o in ("sheet", "rules", "editor",
+                                                  "service_account", "form_tab")
+             if getattr(args, o)]
+    if given:
+        raise UsageError(f"--repo writes a game repository; {', '.join(given)} lay out a "
+                         f"sheet: run init once for each")
+    folder = Path(args.repo)
+    done = write_repo(folder, args.pin)
+    print(f"game repository in {folder}:")
+    for path in done.written:
+        print(f"  wrote {path.relative_to(folder).as_posix()}")
+    for path in done.kept:
+        print(f"  kept {path.relative_to(folder).as_posix()} as it was")
+    print(f"the workflow installs {done.pin} and runs on the schedule '{done.cron}' (UTC).\n"
+          f"Next: list your games in games.toml, add their secrets to the repository "
+          f"(README.md says how), run `sheetmaster init --repo {folder}` again when games.toml "
+          f"names new secrets, and commit.")
+    return Exit.OK
+
+
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "new", parents=[common], help="write a new game workbook, blank or a playable example",
@@ -104,15 +134,25 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(run=cmd_new)
 
     p = sub.add_parser(
-        "init", parents=[common], help="lay out a Google Sheet for a new game",
+        "init", parents=[common],
+        help="lay out a Google Sheet for a new game, or write a game repository",
         description="Add the ruleset's tabs with headers, frozen header rows, dropdowns and a "
                     "how-to tab to a Google Sheet, and turn 1's dice commitment; protect every "
                     "tab but the players' orders so only the GM and the service account edit "
                     "them. Tabs that already hold data are kept (and protected). Unless "
                     "SHEETMASTER_DICE_SECRET is set, makes the game's dice secret and prints "
-                    "it once.")
-    sheet_options(p, required=True)
-    p.add_argument("--rules", required=True, help="which rules the game plays by")
+                    "it once. With --repo DIR instead: write what a repository of games "
+                    "needs and nothing else (games.toml, the nightly workflow, a README), "
+                    "or write its workflow again from its games.toml.")
+    sheet_options(p)
+    p.add_argument("--rules", help="which rules the game plays by")
+    p.add_argument("--repo", metavar="DIR",
+                   help="write a game repository into DIR: games.toml, README.md and "
+                        ".gitignore if missing, and .github/workflows/nightly.yml from "
+                        "games.toml (always; its schedule is kept)")
+    p.add_argument("--pin", metavar="REQUIREMENT",
+                   help="with --repo: the sheetmaster the workflow installs, as pip writes it "
+                        "(default: this version, from sheetmaster's repository at its tag)")
     p.add_argument("--editor", action="append",
                    help="a GM's Google account e-mail allowed to edit the state tabs "
                         "(repeat for several)")

@@ -216,7 +216,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
                     "its own: one broken game never stops the others.")
     sheet_options(p)
     p.add_argument("--all", metavar="GAMES_TOML",
-                   help="run every game listed in this file (see games.example.toml)")
+                   help="run every game listed in this file (`sheetmaster init --repo` writes one)")
     p.add_argument("--game", action="append", metavar="NAME",
                    help="with --all: only this game (repeat for several)")
     p.add_argument("--dry-run", action="store_true", help="print what would happen only")

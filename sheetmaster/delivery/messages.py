@@ -117,6 +117,35 @@ def _is_rule(line: str) -> bool:
     return set(line.replace("|", "").replace(" ", "")) <= {"-", ":"}
 
 
+def file_parts(text: str, limit: int) -> list[bytes]:
+    """``text`` as UTF-8 files of at most ``limit`` bytes each, cut between lines (a line
+    longer than a whole file between characters)."""
+    parts: list[bytes] = []
+    current: list[bytes] = []
+    size = 0
+    for line in text.splitlines(keepends=True):
+        data = line.encode("utf-8")
+        while len(data) > limit:  # an endless line: cut it where a character starts
+            at = limit
+            while at and (data[at] & 0xC0) == 0x80:
+                at -= 1
+            pieces = [data[:at], data[at:]]
+            if size + len(pieces[0]) > limit and current:
+                parts.append(b"".join(current))
+                current, size = [], 0
+            current.append(pieces[0])
+            size += len(pieces[0])
+            data = pieces[1]
+        if size + len(data) > limit and current:
+            parts.append(b"".join(current))
+            current, size = [], 0
+        current.append(data)
+        size += len(data)
+    if current:
+        parts.append(b"".join(current))
+    return parts
+
+
 def _cut(line: str, limit: int) -> list[str]:
     """A line in pieces of at most ``limit`` characters, cut at spaces where there are any."""
     out = []

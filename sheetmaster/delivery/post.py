@@ -1,15 +1,24 @@
 """A resolved turn, posted where the players are: the public report and the map in the
 public channel, each player's own report in their channel, the GM's full one in theirs.
 
-Every channel is tried, whatever happened to the others; then one DeliveryError names the
-channels that failed. The turn itself is written before anything is posted, so a Discord
-outage never loses a turn; the reports stay in the files (and the workflow's artifacts).
+Every channel is tried, whatever happened to the others (a webhook Discord refuses, Discord
+failing past the retries, even a bug in making one channel's messages); then one
+DeliveryError names the channels that failed. The turn itself is written before anything is
+posted, so a Discord outage never loses a turn; the reports stay in the files (and the
+workflow's artifacts).
+
+Within Discord's limits: a report too long for :data:`MAX_MESSAGES` messages goes as files
+after its first part, cut between lines into files of at most 8 MiB, at most 10 files and
+8 MiB a message, and at most :data:`MAX_ATTACHED` bytes a channel a turn (the rest is said
+to be in the GM's files).
 """
 
 from __future__ import annotations
 
 import io
 import logging
+import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PIL import Image
@@ -18,14 +27,16 @@ from sheetmaster.model import TurnResult
 from sheetmaster.report import GM, TurnGroups, player_report, player_reports
 from sheetmaster.ruleset import Ruleset
 
-from .discord import MAX_UPLOAD, Attachment, DeliveryError, DiscordClient
-from .messages import inert, split_message
+from .discord import MAX_FILES, MAX_UPLOAD, Attachment, DeliveryError, DiscordClient
+from .messages import file_parts, inert, split_message
 from .webhooks import Webhook, Webhooks, mask_in_github_actions, scrub, scrubbed_logs
 
 log = logging.getLogger("sheetmaster")
 
 #: more messages than this and the report goes as a file, after its first message.
 MAX_MESSAGES = 8
+#: the most a channel is sent as files in one turn: three messages' worth.
+MAX_ATTACHED = 3 * MAX_UPLOAD
 
 
 @dataclass
@@ -55,10 +66,10 @@ def post_turn(ruleset: Ruleset, result: TurnResult, webhooks: Webhooks, *, game:
     groups = groups or TurnGroups(ruleset, result)  # the turn grouped once for every report
     with scrubbed_logs(webhooks.addresses()):
         if webhooks.public is not None:
-            files = [_map_file(map_png, result.turn)] if map_png else []
-            _channel(client, webhooks.public, title,
-                     player_report(ruleset, result, groups=groups), [f for f in files if f],
-                     f"turn-{result.turn}-report.md", posted)
+            _isolated(posted, webhooks.public, lambda: _channel(
+                client, webhooks.public, title, player_report(ruleset, result, groups=groups),
+                [_map_file(map_png, result.turn)] if map_png else [],
+                f"turn-{result.turn}-report.md", posted))
         reports = player_reports(ruleset, result, groups=groups)
         for name, text in reports.items():
             webhook = webhooks.of(name)
@@ -67,9 +78,10 @@ def post_turn(ruleset: Ruleset, result: TurnResult, webhooks: Webhooks, *, game:
                     posted.unreached.append(name)
                 continue
             file = "gm" if name == GM else "report"
-            _channel(client, webhook, f"{title}: your own report" if name != GM else
-                     f"{title}: the GM's full report", text, [],
-                     f"turn-{result.turn}-{file}.md", posted)
+            _isolated(posted, webhook, lambda webhook=webhook, name=name, text=text, file=file:
+                      _channel(client, webhook, f"{title}: your own report" if name != GM
+                               else f"{title}: the GM's full report", text, [],
+                               f"turn-{result.turn}-{file}.md", posted))
         known = {n.casefold() for n in reports}
         posted.unknown = [n for n in webhooks.players if n.casefold() not in known]
     if posted.unknown:
@@ -82,29 +94,66 @@ def post_turn(ruleset: Ruleset, result: TurnResult, webhooks: Webhooks, *, game:
     return posted
 
 
+def _isolated(posted: Posted, webhook: Webhook, post: Callable[[], None]) -> None:
+    """Post one channel's messages; whatever goes wrong there is that channel's failure,
+    recorded, and the next channel is tried all the same."""
+    try:
+        post()
+    except DeliveryError as exc:
+        posted.failed[str(webhook)] = scrub(str(exc), [webhook.url])
+    except Exception as exc:  # a bug: logged whole, and it stops this channel only
+        log.error("Discord: could not post to %s:\n%s", webhook,
+                  scrub(traceback.format_exc(), [webhook.url]))
+        posted.failed[str(webhook)] = scrub(f"{type(exc).__name__}: {exc}", [webhook.url])
+
+
 def _channel(client: DiscordClient, webhook: Webhook, title: str, report: str,
              files: list[Attachment], name: str, posted: Posted) -> None:
     """One channel's messages: the title (with the files), then the report in parts, or
-    its first part and the whole report as a file when it would take too many messages."""
+    its first part and the whole report as files when it would take too many messages."""
     parts = split_message(inert(report))
     messages: list[tuple[str, list[Attachment]]] = [(title, files)]
     if len(parts) <= MAX_MESSAGES:
         messages += [(part, []) for part in parts]
     else:
-        whole = Attachment(name, report.encode("utf-8"), "text/markdown")
-        messages += [(parts[0], []), (f"... and {len(parts) - 1} more messages' worth: the "
-                                      f"whole report is attached.", [whole])]
-    try:
-        for content, attached in messages:
-            client.post(webhook, content, attached)
-            posted.messages += 1
-    except DeliveryError as exc:
-        posted.failed[str(webhook)] = scrub(str(exc), [webhook.url])
-        return
+        messages += [(parts[0], []), *_as_files(report, name, len(parts) - 1)]
+    for content, attached in messages:
+        client.post(webhook, content, attached)
+        posted.messages += 1
     posted.channels.append(str(webhook))
 
 
-def _map_file(png: bytes, turn: int) -> Attachment | None:
+def _as_files(report: str, name: str, more: int) -> list[tuple[str, list[Attachment]]]:
+    """The whole report as files within Discord's limits, in as few messages as they fit
+    (at most MAX_ATTACHED bytes: a note says where the rest is)."""
+    pieces = file_parts(report, MAX_UPLOAD)
+    total = sum(map(len, pieces))
+    kept: list[bytes] = []
+    for piece in pieces:
+        if sum(map(len, kept)) + len(piece) > MAX_ATTACHED:
+            break
+        kept.append(piece)
+    stem = name.removesuffix(".md")
+    files = [Attachment(name if len(pieces) == 1 else f"{stem}-part-{i}-of-{len(pieces)}.md",
+                        piece, "text/markdown") for i, piece in enumerate(kept, 1)]
+    groups: list[list[Attachment]] = []
+    for file in files:
+        if groups and len(groups[-1]) < MAX_FILES and \
+                sum(len(f.data) for f in groups[-1]) + len(file.data) <= MAX_UPLOAD:
+            groups[-1].append(file)
+        else:
+            groups.append([file])
+    whole = "the whole report is attached" if len(pieces) == 1 else \
+        f"the whole report is attached, in {len(pieces)} files"
+    if len(kept) < len(pieces):
+        whole = (f"the report is {total / 2**20:.1f} MiB: its first "
+                 f"{sum(map(len, kept)) / 2**20:.1f} MiB are attached, in {len(kept)} files "
+                 f"(the GM has the whole report)")
+    notes = [f"... and {more} more messages' worth: {whole}."] + [""] * (len(groups) - 1)
+    return list(zip(notes, groups))
+
+
+def _map_file(png: bytes, turn: int) -> Attachment:
     """The map as an attachment, made smaller until it fits Discord's upload limit."""
     data = png
     while len(data) > MAX_UPLOAD:

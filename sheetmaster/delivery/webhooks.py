@@ -10,9 +10,14 @@ environment) give them:
   map);
 - ``SHEETMASTER_DISCORD_PLAYER_WEBHOOKS``: each player's own channel, one a line,
   ``Player name = https://discord.com/api/webhooks/...`` (``GM = ...`` for the GM's full
-  report; ``#`` starts a comment), or the same as a JSON object. One secret for all players
-  because a workflow can only hand a job secrets it names: a secret per player would mean
-  editing the workflow for every player who joins.
+  report: no player may be named GM; ``#`` starts a comment), or the same as a JSON object.
+  One secret for all players because a workflow can only hand a job secrets it names: a
+  secret per player would mean editing the workflow for every player who joins.
+
+Those are the default names; each game of a games.toml reads its own two from the names its
+``[game.secrets]`` gives (:mod:`sheetmaster.games`). A webhook is one channel's: two channels
+given one webhook (of one game here, of two games in ``nightly --all``) are refused before
+anything is resolved, as one would read what is posted for the other.
 
 An address is never printed: :func:`scrub` blanks any webhook address (and the ones read
 here, and their tokens) out of a text, :class:`ScrubbingFilter` does it to log records, and
@@ -43,6 +48,7 @@ _PATH = r"/api(?:/v\d+)?/webhooks/\d+/[\w.~-]+(?:\?[^\s'\"]*)?"
 _ADDRESS = re.compile(r"[a-z][a-z0-9+.-]*://[^\s/'\"]+" + _PATH, re.IGNORECASE)
 _ANYWHERE = re.compile(r"(?:[a-z][a-z0-9+.-]*://[^\s/'\"]+)?" + _PATH, re.IGNORECASE)
 _LOCAL = ("127.0.0.1", "localhost", "::1")
+_ID = re.compile(r"/api(?:/v\d+)?/webhooks/(\d+)/", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,8 @@ class Webhook:
     url: str = field(repr=False)
     #: who reads it, for messages: 'the public channel', "Avalon's channel".
     label: str
+    #: the secret it came from.
+    source: str = ""
 
     def __str__(self) -> str:
         return self.label
@@ -66,8 +74,12 @@ class Webhooks:
     def __bool__(self) -> bool:
         return self.public is not None or bool(self.players)
 
+    def all(self) -> list[Webhook]:
+        """Every channel's webhook: the public one first."""
+        return ([self.public] if self.public else []) + list(self.players.values())
+
     def addresses(self) -> list[str]:
-        return [w.url for w in ([self.public] if self.public else []) + list(self.players.values())]
+        return [w.url for w in self.all()]
 
     def of(self, player: str) -> Webhook | None:
         """The webhook of ``player`` (names compared as the sheet compares them)."""
@@ -76,33 +88,75 @@ class Webhooks:
                     None)
 
 
-def from_env(environ: Mapping[str, str] | None = None) -> Webhooks:
-    """The webhooks the environment's secrets give; a malformed secret is a usage error that
-    names the secret and the line, never the address."""
+def from_env(environ: Mapping[str, str] | None = None, *, public: str = PUBLIC_ENV,
+             players: str = PLAYERS_ENV) -> Webhooks:
+    """The webhooks the environment's secrets give (``public`` and ``players``: the names of
+    the two secrets, a game's own in games.toml); a malformed secret is a usage error that
+    names the secret and the line, never the address. Each channel has a webhook of its own:
+    two channels with one webhook are refused (the GM's full report, or one player's own,
+    would be posted where others read it)."""
     environ = os.environ if environ is None else environ
     found = Webhooks()
-    public = environ.get(PUBLIC_ENV, "").strip()
-    if public:
-        found.public = Webhook(_checked(public, PUBLIC_ENV), "the public channel")
-    text = environ.get(PLAYERS_ENV, "").strip()
-    if text:
-        for name, url in _entries(text):
-            label = "the GM's channel" if values.fold(name) == values.fold(GM_KEY) else \
-                f"{name}'s channel"
-            found.players[name] = Webhook(_checked(url, f"{PLAYERS_ENV} ({name})"), label)
+    address = environ.get(public, "").strip()
+    if address:
+        found.public = Webhook(_checked(address, public), "the public channel", public)
+    text = environ.get(players, "").strip()
+    seen: dict[str, str] = {}
+    for name, url in _entries(text, players) if text else ():
+        if values.fold(name) in seen:
+            raise UsageError(f"{players}: {name!r} is given two webhooks (as "
+                             f"{seen[values.fold(name)]!r} too)")
+        seen[values.fold(name)] = name
+        label = "the GM's channel" if values.fold(name) == values.fold(GM_KEY) else \
+            f"{name}'s channel"
+        found.players[name] = Webhook(_checked(url, f"{players} ({name})"), label, players)
+    same = shared_webhooks({"": found})
+    if same:
+        (_, one), (_, other) = same[0]
+        raise UsageError(f"{one} and {other} have the same webhook ({_sources(one, other)}): "
+                         f"each channel needs a webhook of its own, or one would read what "
+                         f"is posted for the other")
     return found
 
 
-def _entries(text: str) -> list[tuple[str, str]]:
+def webhook_id(url: str) -> str:
+    """What tells one webhook from another: its number (the same webhook can be written with
+    discord.com or discordapp.com, an API version, a query)."""
+    found = _ID.search(url)
+    return found.group(1) if found else url
+
+
+def shared_webhooks(channels: Mapping[str, Webhooks]
+                    ) -> list[tuple[tuple[str, Webhook], tuple[str, Webhook]]]:
+    """Each pair of channels (game, webhook) that post to one webhook, games given as
+    ``{game: webhooks}``, in the order given."""
+    first: dict[str, tuple[str, Webhook]] = {}
+    pairs = []
+    for game, webhooks in channels.items():
+        for hook in webhooks.all():
+            key = webhook_id(hook.url)
+            if key in first:
+                pairs.append((first[key], (game, hook)))
+            else:
+                first[key] = (game, hook)
+    return pairs
+
+
+def _sources(*hooks: Webhook) -> str:
+    names = list(dict.fromkeys(h.source for h in hooks if h.source))
+    return f"the secret{'s' if len(names) > 1 else ''} {' and '.join(names)}"
+
+
+def _entries(text: str, secret: str = PLAYERS_ENV) -> list[tuple[str, str]]:
     if text.startswith("{"):
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise UsageError(f"{PLAYERS_ENV} is not valid JSON (line {exc.lineno}): write "
+            raise UsageError(f"{secret} is not valid JSON (line {exc.lineno}): write "
                              f"one 'Player = address' a line, or a JSON object") from None
         if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str)
                                                  for k, v in data.items()):
-            raise UsageError(f"{PLAYERS_ENV}: the JSON must map each player's name to an "
+            raise UsageError(f"{secret}: the JSON must map each player's name to an "
                              "address")
         return [(k.strip(), v.strip()) for k, v in data.items()]
     entries = []
@@ -112,7 +166,7 @@ def _entries(text: str) -> list[tuple[str, str]]:
             continue
         name, equals, url = line.partition("=")
         if not equals or not name.strip() or not url.strip():
-            raise UsageError(f"{PLAYERS_ENV}, line {number}: write 'Player name = address'")
+            raise UsageError(f"{secret}, line {number}: write 'Player name = address'")
         entries.append((name.strip(), url.strip()))
     return entries
 

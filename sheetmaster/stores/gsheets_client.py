@@ -14,6 +14,7 @@ it for one left by a crashed run (default 20 minutes, the nightly job's limit), 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from sheetmaster.stores.base import StoreError
@@ -27,15 +28,17 @@ RETRY_DEADLINE_ENV = "SHEETMASTER_RETRY_DEADLINE"
 REQUEST_TIMEOUT = 60.0
 
 
-def open_client(credentials_path: str | None = None) -> Any:
-    """A gspread client with no back-off of its own (the store retries with tenacity)."""
+def open_client(credentials_path: str | None = None, env: Mapping[str, str] | None = None
+                ) -> Any:
+    """A gspread client with no back-off of its own (the store retries with tenacity);
+    ``env``: where the Google key is read from (default: the process's environment)."""
     import gspread
 
     endpoint = os.environ.get(ENDPOINT_ENV, "").strip()
     if endpoint:
         client = gspread.Client(auth=None, session=endpoint_session(endpoint))
     else:
-        client = gspread.Client(auth=load_credentials(credentials_path))
+        client = gspread.Client(auth=load_credentials(credentials_path, env))
     client.set_timeout(REQUEST_TIMEOUT)
     return client
 

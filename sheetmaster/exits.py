@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 
 from sheetmaster.fairness import DiceSecretError
-from sheetmaster.runs import NotDue
+from sheetmaster.runs import NotDue, SeedRefused
 from sheetmaster.schema import StateError
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import CredentialsError, redact
@@ -20,7 +20,8 @@ class Exit(enum.IntEnum):
     #: ``check``: at least one order would be rejected (the sheet got every reason);
     #: ``verify``: a check of the turn failed.
     REJECTED = 1
-    #: a usage error: a bad option, a missing file name, an unknown ruleset, a file in the way.
+    #: a usage error: a bad option, a missing file name, an unknown ruleset, a file in the way,
+    #: ``resolve --seed`` on a turn whose dice are committed.
     USAGE = 2
     #: the game's sheet is broken (a missing column, a bad value, a missing Game tab...):
     #: nothing was resolved or written.
@@ -57,7 +58,7 @@ def classify(exc: BaseException) -> tuple[int, str, str]:
     message = str(exc.args[0]) if exc.args and not isinstance(exc, StateError) else str(exc)
     if isinstance(exc, StateError):
         return Exit.SHEET_BROKEN, "sheet-broken", message
-    if isinstance(exc, UsageError):
+    if isinstance(exc, (UsageError, SeedRefused)):
         return Exit.USAGE, "usage", message
     if isinstance(exc, NotDue):
         return Exit.NOT_DUE, "not-due", message

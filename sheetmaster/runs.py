@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 from sheetmaster import collector, rules, values
 from sheetmaster.checking import PRACTICE_SEED, check
-from sheetmaster.engine import all_tables, find_tab, resolve
+from sheetmaster.engine import DICE_COMMITMENT, all_tables, find_tab, resolve
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Problem, Problems, StateError, match_columns, validate_table
@@ -25,6 +25,10 @@ from sheetmaster.turns import deadline_problem
 
 class NotDue(Exception):
     """The turn's deadline has not passed and the run was not forced (exit 4)."""
+
+
+class SeedRefused(Exception):
+    """A resolve was given its own dice seed for a turn whose dice are committed (exit 2)."""
 
 
 class Mode(enum.Enum):
@@ -41,7 +45,8 @@ class RunOutcome:
     result: TurnResult | None
     waiting: str = ""
     written: bool = False
-    #: a dry run before the deadline: its dice are practice dice, not the turn's own.
+    #: a dry run whose dice are not the turn's own: practice dice before the deadline, or the
+    #: dice of a seed given by hand.
     practice: bool = False
 
 
@@ -127,7 +132,8 @@ def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = Fal
              ) -> RunOutcome:
     """Lock, read, decide, resolve or check, and write, on any store.
 
-    The dice come from the game's dice ``secret`` (or a given ``seed``, for tests); ``now`` is
+    The dice come from the game's dice ``secret`` (or a given ``seed``, for tests: refused,
+    but in a dry run, once the turn's commitment is published); ``now`` is
     the time of the run (default: the clock). ``progress(what)`` is entered around each long
     step (the CLI shows a bar). ``ruleset``: the rules the game is expected to play by
     (games.toml); a sheet playing by other rules is refused before anything is resolved.
@@ -144,6 +150,8 @@ def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = Fal
             _refuse(f"setting 'ruleset': the sheet plays by '{ruleset.name}', but this game "
                     f"is listed as a '{expected}' game")
         refuse_merged_cells(ruleset, state)
+        if seed is not None and mode is not Mode.CHECK and not dry_run:
+            refuse_seed(state, seed)
         waiting = decide(state, mode, force=force or dry_run, now=now)
         if waiting:
             if mode is Mode.RESOLVE:
@@ -151,20 +159,34 @@ def run_turn(store: Any, mode: Mode, *, dry_run: bool = False, force: bool = Fal
             return RunOutcome(ruleset, None, waiting)
         # Before the deadline a dry run must not show the turn's dice: orders may still
         # change, and whoever reads its output must learn nothing of the coming dice.
-        practice = dry_run and seed is None and mode is not Mode.CHECK and \
+        early = dry_run and seed is None and mode is not Mode.CHECK and \
             bool(decide(state, Mode.RESOLVE, now=now))
         with step(f"{'checking' if mode is Mode.CHECK else 'resolving'} with the "
                   f"{ruleset.name} rules"):
             result = check(ruleset, state, secret) if mode is Mode.CHECK else \
-                resolve(ruleset, state, seed=PRACTICE_SEED if practice else seed,
+                resolve(ruleset, state, seed=PRACTICE_SEED if early else seed,
                         secret=secret, now=now)
         if dry_run:
-            return RunOutcome(ruleset, result, practice=practice)
+            return RunOutcome(ruleset, result, practice=early or (
+                seed is not None and mode is not Mode.CHECK))
         if before_save is not None:
             before_save(ruleset, result)
         with step("writing the results"):
             store.save(ruleset, result)
         return RunOutcome(ruleset, result, written=True)
+
+
+def refuse_seed(state: GameState, seed: int) -> None:
+    """Once a turn's dice commitment is published, its dice are the committed seed's: a resolve
+    with a seed of the GM's choosing (who could first try several in dry runs) is refused."""
+    game = game_settings(state)
+    shown = values.text(game.get(DICE_COMMITMENT))
+    if shown:
+        raise SeedRefused(
+            f"--seed {seed}: the Game tab published turn {game['turn']}'s dice "
+            f"commitment ({shown}), so its dice are the committed seed's and no other "
+            f"seed may resolve it; resolve without --seed (a --dry-run may still try a seed, "
+            f"as practice)")
 
 
 def undo_turn(store: Any) -> int:

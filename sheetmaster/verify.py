@@ -2,22 +2,29 @@
 
 From what the sheet shows every player, for a resolved turn N:
 
-1. the seed and salt the resolve revealed (the Log's ``dice`` line) hash to the commitment
-   it published, and that commitment is the one shown before the deadline (the Log of turn
-   N-1, and the Game tab before the turn, when that is at hand);
-2. every die of turn N in the Log, in order, is what :class:`~sheetmaster.dice.Dice` rolls
+1. the Log has the turn's ``dice`` line (a turn resolved with a seed given by hand has none:
+   nothing then shows its dice were not chosen, which fails);
+2. the seed and salt it reveals hash to the commitment it names, and that commitment is every
+   one published before the deadline (the Log of turn N-1, the Game tab before the turn when
+   that is at hand, and the one the player noted); for the last turn, the Game tab shows the
+   next turn's commitment the Log published;
+3. every die of turn N in the Log, in order, is what :class:`~sheetmaster.dice.Dice` rolls
    from that seed (the same code the resolve ran, so nothing is reimplemented here);
-3. given the state before the turn (a workbook's backup, the Google Sheet's undo snapshot,
+4. given the state before the turn (a workbook's backup, the Google Sheet's undo snapshot,
    or a copy a player kept), resolving the turn again with that seed gives the very same Log
-   and, for the last turn, the very same sheet.
+   and, for the last turn, the very same sheet (numbers compared by value: 170 is 170.0).
 
 The dice secret is not needed: it only makes the seeds; a revealed seed is all that checks.
+A turn for which no commitment was published anywhere (an old game's first turn with
+committed dice, or the first after a new secret) is said to be so, not failed.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +49,8 @@ class Verification:
 
     turn: int
     checks: list[tuple[bool | None, str]] = field(default_factory=list)
+    #: False when no commitment to the turn's dice was published anywhere to check against.
+    committed: bool = True
 
     def add(self, passed: bool | None, text: str) -> None:
         self.checks.append((passed, text))
@@ -76,12 +85,37 @@ def _whole(value: Any) -> int | None:
         return None
 
 
-def _revealed(log: pd.DataFrame, turn: int) -> RevealedDice | None:
+def _lines(log: pd.DataFrame, turn: int, event: str) -> list[str]:
+    """The details of turn ``turn``'s Log lines of this event ('dice', 'turn')."""
     rows = _turn_rows(log, turn)
-    for kind, text in zip(rows.get("event", []), rows.get("details", [])):
-        if values.text(kind) == "dice":
-            return parse_dice_line(values.text(text))
-    return None
+    return [values.text(text) for kind, text in zip(rows.get("event", []),
+                                                    rows.get("details", []))
+            if values.text(kind) == event]
+
+
+def _revealed(log: pd.DataFrame, turn: int) -> RevealedDice | None:
+    lines = _lines(log, turn, "dice")
+    return parse_dice_line(lines[0]) if len(lines) == 1 else None
+
+
+_TURN_SEED = re.compile(r"dice seed (\d+)")
+
+
+def _published(log: pd.DataFrame, turn: int, before: GameState | None,
+               seen: str | None) -> list[tuple[str, str]]:
+    """Every commitment to turn ``turn``'s dice published before its deadline, with where:
+    the Log's dice line of the turn before, the Game tab before the turn, the player's note."""
+    published = []
+    earlier = _revealed(log, turn - 1)
+    if earlier is not None:
+        published.append((earlier.next_commitment, f"the Log of turn {turn - 1}"))
+    if before is not None and game_settings(before)["turn"] == turn:
+        shown = values.text(game_settings(before).get(DICE_COMMITMENT))
+        if shown:
+            published.append((shown.casefold(), "the Game tab before the turn"))
+    if seen:
+        published.append((seen.strip().casefold(), "the commitment you noted"))
+    return published
 
 
 def verify_turn(state: GameState, *, turn: int | None = None, before: GameState | None = None,
@@ -92,19 +126,21 @@ def verify_turn(state: GameState, *, turn: int | None = None, before: GameState 
     ruleset = ruleset_of(state)
     current = game_settings(state)["turn"]
     turn = current - 1 if turn is None else turn
-    if not 1 <= turn < current:
+    first = 0 if ruleset.calendar.setup_turn else 1  # a setup turn is turn 0
+    if not first <= turn < current:
         raise StoreError(f"turn {turn} has not been resolved (the game is on turn {current})")
     report = Verification(turn)
     log = _log(state)
+    published = _published(log, turn, before, commitment_seen)
     revealed = _revealed(log, turn)
     if revealed is None:
-        report.add(None, f"the Log reveals no committed dice for turn {turn} (it was resolved "
-                         f"with a seed given by hand, or by a sheetmaster without commitments)")
+        _no_dice(report, log, turn, published)
         return report
-    _check_commitment(report, state, log, revealed, turn, current, before, commitment_seen)
+    _check_commitment(report, state, revealed, turn, current, published)
     if revealed.seed >= 2**64:
         report.add(False, f"{revealed.seed} cannot be a dice seed (they are 64-bit numbers)")
         return report
+    _check_turn_line(report, log, turn, revealed.seed)
     _replay(report, _turn_rows(log, turn), revealed.seed)
     if before is not None:
         _re_resolve(report, ruleset, state, before, before_from, revealed, turn, current,
@@ -115,37 +151,74 @@ def verify_turn(state: GameState, *, turn: int | None = None, before: GameState 
     return report
 
 
-def _check_commitment(report: Verification, state: GameState, log: pd.DataFrame,
-                      revealed: RevealedDice, turn: int, current: int,
-                      before: GameState | None, seen: str | None) -> None:
+def _no_dice(report: Verification, log: pd.DataFrame, turn: int,
+             published: list[tuple[str, str]]) -> None:
+    """The Log has no single readable ``dice`` line for the turn: its dice cannot be shown to
+    be the committed seed's (a seed given by hand, a line removed or added), which fails."""
+    lines = _lines(log, turn, "dice")
+    seeds = [m[1] for m in map(_TURN_SEED.search, _lines(log, turn, "turn")) if m]
+    used = f" (the Log's turn line names seed {seeds[0]})" if seeds else ""
+    if len(lines) > 1:
+        report.add(False, f"the Log has {len(lines)} 'dice' lines for turn {turn}; a resolve "
+                          f"writes one")
+    elif lines:
+        report.add(False, f"the Log's 'dice' line for turn {turn} cannot be read: "
+                          f"{lines[0]}")
+    else:
+        report.add(False, f"the Log has no 'dice' line for turn {turn}, so nothing shows its "
+                          f"dice{used} come from a committed seed: it was resolved with a seed "
+                          f"given by hand (--seed), by a sheetmaster without commitments, or "
+                          f"the line was removed")
+    for shown, where in published:
+        report.add(False, f"{where} published the commitment {shown} for turn {turn}'s "
+                          f"dice, and nothing in the Log reveals that seed")
+
+
+def _check_commitment(report: Verification, state: GameState, revealed: RevealedDice,
+                      turn: int, current: int, published: list[tuple[str, str]]) -> None:
     made = commitment(turn, revealed.seed, revealed.salt)
     report.add(made == revealed.commitment,
                f"seed {revealed.seed} and salt {revealed.salt} hash to {made} "
                f"(SHA-256 of 'sheetmaster dice {turn} {revealed.seed} {revealed.salt}'); the "
                f"Log says the commitment was {revealed.commitment}")
-    published = []
-    if turn > 1:
-        earlier = _revealed(log, turn - 1)
-        if earlier is not None:
-            published.append((earlier.next_commitment, f"the Log of turn {turn - 1}"))
-    if before is not None:
-        shown = values.text(game_settings(before).get(DICE_COMMITMENT))
-        if shown:
-            published.append((shown, "the Game tab before the turn"))
-    if seen:
-        published.append((seen.strip().casefold(), "the commitment you noted"))
     for shown, where in published:
         report.add(shown.casefold() == made, f"{where} published {shown}")
     if not published:
-        report.add(None if revealed.published else False,
-                   "the resolve says the commitment was published before the deadline"
-                   if revealed.published else "no commitment was published before the "
-                                              "deadline for this turn")
+        report.committed = revealed.published
+        report.add(None, "the resolve says the commitment was published before the deadline "
+                         "(give the one you saw with --commitment to compare)"
+                   if revealed.published else
+                   f"no commitment to turn {turn}'s dice was published before its deadline "
+                   f"(a game's first turn with committed dice, or the first after a new dice "
+                   f"secret): its seed follows from the secret, but nothing shows it was not "
+                   f"chosen; the next turns' are committed")
     if turn == current - 1:
         game = game_settings(state)
         shown = (values.text(game.get("last dice seed")), values.text(game.get("last dice salt")))
         report.add(shown == (str(revealed.seed), revealed.salt),
                    "the Game tab's 'last dice seed' and 'last dice salt' are the revealed ones")
+        _check_next(report, values.text(game.get(DICE_COMMITMENT)).casefold(),
+                    revealed.next_commitment, turn + 1)
+
+
+def _check_next(report: Verification, shown: str, logged: str, turn: int) -> None:
+    """The Game tab shows the commitment to the next turn's dice that the Log published."""
+    if not shown:
+        report.add(None, f"the Game tab shows no commitment to turn {turn}'s dice; the Log "
+                         f"published {logged} (note it: verify turn {turn} with --commitment)")
+        return
+    report.add(shown == logged,
+               f"the Game tab shows {shown} as turn {turn}'s dice commitment"
+               + ("" if shown == logged else f", but the Log published {logged}: the "
+                                             f"commitment was replaced after the resolve"))
+
+
+def _check_turn_line(report: Verification, log: pd.DataFrame, turn: int, seed: int) -> None:
+    """The Log's turn line names the revealed seed."""
+    seeds = [m[1] for m in map(_TURN_SEED.search, _lines(log, turn, "turn")) if m]
+    if seeds != [str(seed)]:
+        report.add(False, f"the Log's turn line names dice seed {', '.join(seeds) or 'none'}, "
+                          f"not the revealed {seed}")
 
 
 def _replay(report: Verification, rows: pd.DataFrame, seed: int) -> None:
@@ -219,6 +292,28 @@ def _plain(value: Any) -> str:
     return values.text(value)
 
 
+def same_cell(was: Any, value: Any) -> bool:
+    """Two cells hold the same: numbers by value (170 is 170.0; 0.1 is exactly 0.1, not
+    0.1000001), anything else as text."""
+    a, b = _number(was), _number(value)
+    if a is not None and b is not None:
+        return a == b
+    return _plain(was) == _plain(value)
+
+
+def _number(value: Any) -> Decimal | None:
+    """A number cell's exact value (a float through its shortest spelling); None if the cell
+    holds no number."""
+    if hasattr(value, "item") and not isinstance(value, Decimal):
+        value = value.item()  # a numpy scalar
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
+        return None
+    if isinstance(value, float):
+        return Decimal(repr(value)) if math.isfinite(value) else None
+    number = Decimal(value)
+    return number if number.is_finite() else None
+
+
 def _differences(ruleset: Any, state: GameState, after: GameState,
                  secret: str | None) -> list[str]:
     """Cells of sheetmaster's columns whose value in the sheet (read as the engine reads it)
@@ -236,7 +331,7 @@ def _differences(ruleset: Any, state: GameState, after: GameState,
             cells = sheet[column].reindex(expected.index).tolist()
             for row, was, value in zip(expected.index.tolist(), cells,
                                        expected[column].tolist()):
-                if _plain(was) != _plain(value):
+                if not same_cell(was, value):
                     out.append(f"tab '{table.tab}', row {row}, column '{column}': the sheet "
                                f"has {values.show(was)}, the rules give {values.show(value)}")
     return out
@@ -289,9 +384,19 @@ def run(args: Any, store: Any, secret: str | None = None) -> int:
     print(f"turn {result.turn}:")
     print("\n".join(result.lines()))
     if result.failed:
-        print(f"NOT verified: turn {result.turn}'s dice or outcome are not what the revealed "
-              f"seed and the rules give (see FAILED above)")
+        print(f"NOT verified: turn {result.turn}'s dice are not shown to come from the "
+              f"committed seed, or its outcome is not the rules' one (see FAILED above)")
         return 1
-    print(f"verified: nothing contradicts turn {result.turn}'s dice being the committed ones"
-          + (" and its outcome the rules' one" if before is not None else ""))
+    print(verdict(result, before is not None))
     return 0
+
+
+def verdict(result: Verification, resolved_again: bool) -> str:
+    """The last line of a verification that found nothing wrong."""
+    outcome = " and its outcome the rules' one" if resolved_again else ""
+    if not result.committed:
+        return (f"verified, but without a commitment: nothing contradicts turn {result.turn}'s "
+                f"dice following from the revealed seed{outcome}, but no commitment to that "
+                f"seed was published before the deadline")
+    return f"verified: nothing contradicts turn {result.turn}'s dice being the committed " \
+           f"ones{outcome}"

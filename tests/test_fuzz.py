@@ -3,7 +3,8 @@
 For every ruleset in ``sheetmaster.rules.available()`` (see testkit/fuzzing/):
 
 * hypothesis games and order rows, mixing valid and malformed cells, turn after turn: no
-  exception, one result for every order row that needs one, and every invariant holds;
+  exception, one result for every order row that needs one, every invariant holds, and
+  ``verify`` passes every turn;
 * the volume run: at least SHEETMASTER_FUZZ_ROWS order rows per ruleset (10,000 by default;
   e.g. ``SHEETMASTER_FUZZ_ROWS=200000 pytest tests/test_fuzz.py`` for a long run);
 * damaged state tabs are refused with a StateError naming tab, row and column, and
@@ -189,6 +190,37 @@ def test_the_fuzzer_finds_a_planted_bug(claims):
                           [lambda pools: fuzzing.order_rows(ch, pools, 100)] * 2, figures)
     assert figures.invariant_violations > 0
     assert any("the Log explains" in e or "rejected rows" in e for e in figures.examples)
+
+
+def _logging_other_dice(claims):
+    """A planted cheat: phase G rolls a public d6 and logs the other face."""
+    build = next(p for p in claims.phases if p.key == "G")
+
+    def run(ctx):
+        build.run(ctx)
+        log = ctx.dice.on_roll
+        ctx.dice.on_roll = lambda who, text, sides, value, *rest: log(
+            who, text, sides, sides + 1 - value, *rest)
+        ctx.dice.roll(6, "", "the GM's own die")
+        ctx.dice.on_roll = log
+
+    phases = tuple(dataclasses.replace(p, run=run) if p is build else p for p in claims.phases)
+    return dataclasses.replace(claims, phases=phases)
+
+
+def test_the_fuzzer_verifies_every_turn(claims):
+    """Every fuzzed turn goes through ``verify`` (as the GM, with the secret): a turn whose
+    logged die is not its revealed seed's is caught; the fair turns of the other tests here
+    never are."""
+    cheat = _logging_other_dice(claims)
+    ch = fuzzing.RandomChooser(random.Random(0))
+    figures = fuzzing.Figures(["claims"])
+    fuzzing.play_game(cheat, fuzzing.build_game(cheat, ch),
+                      [lambda pools: fuzzing.order_rows(ch, pools, 20)] * 2, figures)
+    assert figures.turns == 2 and figures.uncaught_exceptions == 0
+    failed = [e for e in figures.examples if "verify failed: draw" in e]
+    assert [("turn 3" in e, "turn 4" in e, "the GM's own die" in e) for e in failed] == \
+        [(True, False, True), (False, True, True)], figures.examples
 
 
 def test_a_damage_that_is_not_one_is_reported(claims, example_state):

@@ -42,6 +42,9 @@ PRIVATE_NOTE = ("(private orders, such as a card played from a hand, are not lis
 
 PRACTICE_NOTE = ("(the deadline has not passed: these are practice dice, not the turn's own; "
                  "outcomes that depend on dice will differ)")
+SEED_NOTE = ("(practice dice from --seed {seed}, not the turn's own: those come from the game's "
+             "dice secret, and once the turn's commitment is published a resolve refuses "
+             "--seed; outcomes that depend on dice may differ)")
 
 
 def run(args: argparse.Namespace, mode: Mode) -> int:
@@ -109,7 +112,7 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
     if any(kind.secret or kind.secret_when for kind in ruleset.order_kinds):
         print(PRIVATE_NOTE)
     if outcome.practice:
-        print(PRACTICE_NOTE)
+        print(PRACTICE_NOTE if seed is None else SEED_NOTE.format(seed=seed))
     print(format_results(shown, CHECK_WORDS if mode is Mode.CHECK else None))
     console = out_console()
     if mode is Mode.CHECK:
@@ -200,7 +203,9 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     resolve_map_options(p)
     discord_option(p)
     p.add_argument("--seed", type=dice_seed,
-                   help="dice seed to use instead of the game's (tests): 0 to 2^64-1")
+                   help="dice seed to use instead of the game's (tests), 0 to 2^64-1; refused "
+                        "once the turn's dice commitment is published, except with --dry-run "
+                        "(practice dice)")
     p.add_argument("--force", action="store_true",
                    help="resolve even before the deadline, and overwrite an existing --out file")
     json_option(p)

@@ -21,10 +21,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "verify", parents=[common],
         help="check that a resolved turn's dice are the committed ones (any player can)",
         description="Check a resolved turn as any player can, without the dice secret: the "
-                    "revealed seed hashes to the commitment shown before the deadline, every "
-                    "die in the Log follows from it, and (given the state before the turn: a "
-                    "workbook's backup, a Google Sheet's undo snapshot, or --before) resolving "
-                    "the turn again gives the same Log and sheet. Exits 1 if a check fails.")
+                    "Log reveals the turn's seed (a turn resolved with --seed fails), which "
+                    "hashes to the commitment published before the deadline, every die in the "
+                    "Log follows from it, and (given the state before the turn: a workbook's "
+                    "backup, a Google Sheet's undo snapshot, or --before) resolving the turn "
+                    "again gives the same Log and sheet. Exits 1 if a check fails.")
     p.add_argument("file", nargs="?", help="the game's .xlsx file (or use --sheet)")
     sheet_options(p)
     p.add_argument("--turn", type=int, help="the turn to check (default: the last resolved)")

@@ -9,7 +9,8 @@ Two halves:
   After every turn :func:`turn_violations` checks what must always hold, for any ruleset: no
   exception, one result for every order row that needs one and none for the others, the turn
   counter + 1, no cell outside sheetmaster's columns changed, rejected rows changing nothing by
-  themselves; then the ruleset's own invariants, registered in :data:`INVARIANTS`.
+  themselves; then the ruleset's own invariants, registered in :data:`INVARIANTS`; then
+  ``sheetmaster verify`` of the turn as written back (as the GM: a fair turn never fails it).
 * **Damaged states.** A valid game is damaged (a column dropped or renamed, text in a number
   column, a duplicate name, a missing tab..., plus the ruleset's own cross-reference damages
   from :data:`DAMAGES`); resolve must refuse it with a StateError naming the tab, the row and

@@ -18,6 +18,7 @@ from sheetmaster.engine import prepare, resolve
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Table
+from sheetmaster.verify import verify_turn
 from testkit.fuzzing.choosers import RandomChooser
 from testkit.fuzzing.damage import (
     Damage,
@@ -94,7 +95,8 @@ def play_game(ruleset: Ruleset, raw: GameState, batches: Iterable[Any], figures:
         figures.invariant_violations += len(check.violations)
         for v in check.violations[:3]:
             figures.note(f"{label}: {v}")
-        raw = write_back(ruleset, raw, result)
+        before, raw = raw, write_back(ruleset, raw, result)
+        _verify(ruleset, before, raw, secret, figures, f"{label} turn {result.turn}")
         try:
             prepared = prepare(ruleset, raw, secret)
         except Exception as exc:
@@ -108,6 +110,23 @@ def play_game(ruleset: Ruleset, raw: GameState, batches: Iterable[Any], figures:
                 figures.invariant_violations += 1
                 figures.note(f"{label}: {mismatch}")
     return raw
+
+
+def _verify(ruleset: Ruleset, before: GameState, after: GameState, secret: str,
+            figures: Figures, label: str) -> None:
+    """``sheetmaster verify`` of the turn just played, as the GM (who has the secret): a fair
+    turn is never failed (its dice, its Log and the sheet written back are the rules')."""
+    try:
+        verified = verify_turn(after, before=before, before_from="the game before the turn",
+                               secret=secret)
+    except Exception as exc:
+        figures.uncaught_exceptions += 1
+        figures.note(f"{label}: verify: {type(exc).__name__}: {exc}")
+        return
+    failed = [text for passed, text in verified.checks if passed is False]
+    figures.invariant_violations += len(failed)
+    for text in failed[:3]:
+        figures.note(f"{label}: verify failed: {text}")
 
 
 def _written_back_mismatch(table: Table, result: TurnResult, reread: GameState) -> str:

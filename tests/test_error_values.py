@@ -14,6 +14,7 @@ import openpyxl
 import pytest
 
 from sheetmaster.builder import build_state
+from sheetmaster.engine import resolve
 from sheetmaster.model import Status
 from sheetmaster.rules.claims import RULESET as CLAIMS
 from sheetmaster.runs import Mode, run_turn
@@ -174,3 +175,14 @@ def test_a_failed_formula_in_a_google_sheets_state_tab_stops_the_turn_naming_it(
             run_turn(store, Mode.RESOLVE, seed=1)
     assert f"tab '{tab}', row {cell[1:]}, column '{column}': holds the spreadsheet error " \
            f"{error} (a formula that failed)" in str(caught.value)
+
+
+def test_an_error_in_a_column_naming_rows_is_one_problem_naming_the_error():
+    state = claims_state([])
+    territories = state.tables["Territories"]
+    territories.loc[territories.index[0], "owner"] = "#REF!"
+    with pytest.raises(StateError) as caught:
+        resolve(CLAIMS, state, seed=1)
+    message = str(caught.value)
+    assert "tab 'Territories', row 2, column 'owner': holds the spreadsheet error #REF!" in message
+    assert "is not a player" not in message

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from sheetmaster import values
 from sheetmaster.decisions import Decision
 from sheetmaster.mapgraph import LAND, SEA
 from sheetmaster.ruleset import Context
@@ -41,33 +42,51 @@ SATELLITE_WORDS = " as satellite"
 
 @dataclass
 class Claim:
-    """A victor's right over one loser: how much value it may annex."""
+    """A victor's right over one loser: how much value it may annex, and the loser as it was
+    at the war, which the allowance, the capital rule and "a single province" are judged on
+    ("the defeated state"; its provinces change hands one by one as they are taken)."""
 
     loser: str
     allowance: Decimal
     percent: int
+    #: at the war: the loser held one province only; its capital; its provinces' values.
+    single: bool = False
+    capital: str = ""
+    province_values: dict[str, int] = field(default_factory=dict)
     taken: Decimal = Decimal(0)
-    #: provinces taken so far, in order (contiguity counts them).
-    gained: list[str] = field(default_factory=list)
+
+    def worth(self, world: DecadesWorld, province: Province) -> int:
+        """The province's value at the war (its value now, if it was not the loser's)."""
+        return self.province_values.get(province.name, world.value(province))
+
+
+def claim_on(world: DecadesWorld, loser: State, allowance: Decimal, percent: int) -> Claim:
+    """A claim on ``loser`` as it is now (at the war)."""
+    held = world.holdings.of(loser.name)
+    return Claim(loser.name, allowance, percent, single=len(held) == 1, capital=loser.capital,
+                 province_values={p: world.value(world.provinces[p]) for p in held})
 
 
 def why_not(world: DecadesWorld, winner: State, claim: Claim, province: Province,
             continent: str, gained: set[str]) -> str:
-    """Why ``winner`` may not annex ``province`` now ('' if it may)."""
+    """Why ``winner`` may not annex ``province`` now ('' if it may): it must still be the
+    loser's and border the victor's land; the allowance, the capital and "a single province"
+    are the loser's at the war (``claim``)."""
     loser = world.states[claim.loser]
     held = set(world.holdings.of(loser.name)) - gained
     if province.name not in held:
         return f"{province.name} is not {loser.name}'s"
     if province.continent != continent:
         return f"{province.name} is not on {continent}, where the war was fought"
-    single = len(world.holdings.of(loser.name)) == 1 and claim.percent >= 50
-    if not single and claim.taken + world.value(province) > claim.allowance:
-        return (f"{province.name} ({world.value(province)}) is more than the "
+    single = claim.single and claim.percent >= 50
+    worth = claim.worth(world, province)
+    if not single and claim.taken + worth > claim.allowance:
+        return (f"{province.name} ({worth}) is more than the "
                 f"{ev(claim.allowance - claim.taken)} left of the allowance")
     if not contiguous(world, winner, loser, province.name, gained):
         return f"{province.name} does not border {winner.name}'s land"
-    if province.name == loser.capital and not single:
-        others = [world.provinces[p] for p in held if p != loser.capital]
+    if province.name == claim.capital and not single:
+        others = [world.provinces[p] for p in held if p != claim.capital]
         if any(not _plain_why_not(world, winner, claim, o, continent, gained) for o in others):
             return f"{province.name} is {loser.name}'s capital, and there is another choice"
     return ""
@@ -76,9 +95,9 @@ def why_not(world: DecadesWorld, winner: State, claim: Claim, province: Province
 def _plain_why_not(world, winner, claim, province, continent, gained) -> str:
     """why_not for a province that is not the capital (no recursion)."""
     loser = world.states[claim.loser]
-    if province.continent != continent or province.name == loser.capital:
+    if province.continent != continent or province.name == claim.capital:
         return "no"
-    if claim.taken + world.value(province) > claim.allowance:
+    if claim.taken + claim.worth(world, province) > claim.allowance:
         return "too much"
     return "" if contiguous(world, winner, loser, province.name, gained) else "not contiguous"
 
@@ -109,14 +128,14 @@ def default_pick(world: DecadesWorld, winner: State, claims: list[Claim],
             loser = world.states[claim.loser]
             ranked = sorted((world.provinces[p] for p in world.holdings.of(loser.name)
                              if p not in gained),
-                            key=lambda p: (-world.value(p), p.row))
+                            key=lambda p: (-claim.worth(world, p), p.row))
             found = next((p for p in ranked
                           if not why_not(world, winner, claim, p, continent, gained)), None)
             if found is None:
                 break
             picks.append(found.name)
             gained.add(found.name)
-            claim.taken += world.value(found)
+            claim.taken += claim.worth(world, found)
         claim.taken = taken
     return picks
 
@@ -142,18 +161,26 @@ def owe_conquest(ctx: Context, war_id: str, winner: State, claims: list[Claim],
         [*options, NOTHING], ", ".join(picks) or NOTHING, several=True,
         data=data_text({"war": war_id, "winner": winner.name, "continent": continent,
                         "claims": allowances,
-                        "percent": ", ".join(f"{c.loser}={c.percent}" for c in claims)}))
+                        "percent": ", ".join(f"{c.loser}={c.percent}" for c in claims),
+                        "single": ", ".join(c.loser for c in claims if c.single),
+                        "capitals": ", ".join(f"{c.loser}={c.capital}" for c in claims),
+                        "values": ", ".join(f"{p}={v}" for c in claims
+                                            for p, v in c.province_values.items()
+                                            if p in options)}))
 
 
 def take_conquest(ctx: Context, decision: Decision) -> None:
-    """The victor annexes what it chose, each province checked as the state is now."""
+    """The victor annexes what it chose, in its order: each province must still be the
+    loser's and border the victor's land now; the allowance, the capital and "a single
+    province" are judged on the loser as it was at the war (the decision's data)."""
     world = world_of(ctx)
     data = parse_data(decision.data)
     winner = world.states.get(data.get("winner", ""))
     if winner is None or not winner.alive:
         return
     percents = dict(_pairs(data.get("percent", "")))
-    claims = {loser: Claim(loser, Decimal(amount), int(percents.get(loser, "0")))
+    claims = {loser: _claim_at_war(world, data, loser, Decimal(amount),
+                                   int(percents.get(loser, "0")))
               for loser, amount in _pairs(data.get("claims", ""))}
     continent = data.get("continent", "")
     gained: set[str] = set()
@@ -170,9 +197,24 @@ def take_conquest(ctx: Context, decision: Decision) -> None:
         if reason:
             ctx.emit(winner.name, "conquest", f"{winner.name} cannot annex {choice}: {reason}")
             continue
-        claim.taken += world.value(province)
+        claim.taken += claim.worth(world, province)
         gained.add(province.name)
         annex(ctx, winner, province, f"war {data.get('war', '')}")
+
+
+def _claim_at_war(world: DecadesWorld, data: dict[str, str], loser: str, allowance: Decimal,
+                  percent: int) -> Claim:
+    """The claim with the loser as the war left it in the data; a decision owed before the
+    data kept it is judged on the loser as it is before the first province is taken."""
+    state = world.states.get(loser)
+    claim = claim_on(world, state, allowance, percent) if state is not None else \
+        Claim(loser, allowance, percent)
+    if "capitals" in data:
+        claim.single = loser in values.name_list(data.get("single", ""))
+        claim.capital = dict(_pairs(data["capitals"])).get(loser, "")
+        claim.province_values = {p: int(v) for p, v in _pairs(data.get("values", ""))
+                                 if v.isdigit()}
+    return claim
 
 
 def _pairs(text: str) -> list[tuple[str, str]]:
@@ -212,5 +254,5 @@ def annex(ctx: Context, winner: State, province: Province, how: str) -> None:
     settle(ctx, loser)
 
 
-__all__ = ["CONQUEST", "CONQUEST_TABLE", "Claim", "NOTHING", "annex", "owe_conquest",
+__all__ = ["CONQUEST", "CONQUEST_TABLE", "Claim", "NOTHING", "annex", "claim_on", "owe_conquest",
            "take_conquest"]

@@ -19,6 +19,8 @@ SETTLED = Reason("SETTLED", "{province} is settled: only unsettled provinces (re
                             "colonized")
 ONCE_A_TURN = Reason("ONCE_A_TURN", "{state} already tried to civilize this turn (one roll "
                                     "a turn)")
+CIVILIZED = Reason("CIVILIZED", "{state} is already civilized: it names its government next "
+                                "turn (decision {decision})")
 SUBSIDY_CAP = Reason("SUBSIDY_CAP", "subsidies are at most 25% of the giver's income: "
                                     "{limit} for {state}, {given} already given")
 ONE_RECIPIENT = Reason("ONE_RECIPIENT", "subsidies go to a single state at a time: {state} "

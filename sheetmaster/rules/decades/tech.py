@@ -3,7 +3,9 @@ acceptable, stalls until the government changes (§11); reform (§5); civilizing
 
 from __future__ import annotations
 
+from sheetmaster.decisions import Decision
 from sheetmaster.ruleset import Context
+from sheetmaster.timers import data_text, parse_data
 
 from .tables import State, Technology
 from .turmoil import world_of
@@ -28,6 +30,8 @@ CIVILIZE_RULE = (
     "territories held by the tribal state at that time become fully settled."
 )
 CIVILIZED_DECISION = "civilized government"
+#: the civilized-government decision's data: the turn the tribe's land was settled.
+SETTLED_ON = "land settled on turn"
 
 
 def acceptable(tech: Technology, government: str) -> bool:
@@ -57,14 +61,14 @@ def advance_techs(ctx: Context, state: State, turn: int) -> None:
 
 def change_government(ctx: Context, state: State, government: str, why: str) -> None:
     """A new government ends a technology stall and catches up at once (F58); leaving a
-    Tribal government civilizes the state (§5, §8, F20)."""
+    Tribal government (only by civilizing, §5) resets stability and happiness (§8, F20)."""
     world = world_of(ctx)
     was_tribal = world.tribal(state)
     old, state.government = state.government, government
     ctx.emit(state.name, "government", f"{state.name}'s government: {old} -> {government} "
                                        f"({why})")
     if was_tribal and not world.tribal(state):
-        civilize(ctx, state)
+        reset_on_civilizing(ctx, state)
     if state.stalled_at:
         ctx.emit(state.name, "technology", f"the stall at {state.stalled_at} ends with the "
                                            f"new government")
@@ -72,32 +76,49 @@ def change_government(ctx: Context, state: State, government: str, why: str) -> 
     advance_techs(ctx, state, ctx.turn)
 
 
-def civilize(ctx: Context, state: State) -> None:
-    """§5 "all territories held by the tribal state at that time become fully settled";
-    §8 Tribals "have their stability and happiness reset when they civilize" (to the tops of
-    their scales, F20)."""
-    world = world_of(ctx)
-    for province in world.provinces_of(state):
-        province.unsettled = False
+def reset_on_civilizing(ctx: Context, state: State) -> None:
+    """§8 Tribals "have their stability and happiness reset when they civilize" (to the tops
+    of their scales, F20): the counters a Tribal government lacks start with the new one."""
     state.stability = TOP_STABILITY
     state.happiness = state.national = state.religious = TOP_HAPPINESS
     state.conquests = 0
-    ctx.emit(state.name, "civilized", f"{state.name} is civilized: its provinces are fully "
-                                      f"settled, stability 4 and happiness 5")
+    ctx.emit(state.name, "civilized", f"{state.name} is civilized: stability 4 and "
+                                      f"happiness 5")
+
+
+def settle_land(ctx: Context, state: State) -> None:
+    """§5 "On becoming civilized, all territories held by the tribal state at that time
+    become fully settled": each worth its map value from now on (§2b)."""
+    world = world_of(ctx)
+    unsettled = [p for p in world.provinces_of(state) if p.unsettled]
+    for province in unsettled:
+        province.unsettled = False
+    if unsettled:
+        ctx.emit(state.name, "civilized", f"{state.name}'s land is fully settled (each "
+                 f"province worth its map value): {', '.join(p.name for p in unsettled)}")
+
+
+def civilizing(ctx: Context, state: State) -> Decision | None:
+    """The open decision of a tribe that is civilized and names its government next turn."""
+    if ctx.decisions is None:
+        return None
+    return next((d for d in ctx.decisions.open() if d.kind == CIVILIZED_DECISION
+                 and parse_data(d.data).get("state") == state.name), None)
 
 
 def owe_civilized_government(ctx: Context, state: State, how: str) -> None:
-    """The tribe has met a condition to civilize (``how``); it picks its new government (a
-    decision, due next turn; F20)."""
+    """The tribe has met a condition to civilize (``how``): its land is settled at once
+    (§5 "at that time"); it names its new government by next turn (a decision), keeping its
+    Tribal government until then (F20)."""
     world = world_of(ctx)
-    if ctx.decisions is None or any(d.kind == CIVILIZED_DECISION and
-                                    d.data == f"state: {state.name}"
-                                    for d in ctx.decisions.open()):
+    if ctx.decisions is None or civilizing(ctx, state) is not None:
         return
-    options = [g.name for g in world.governments.values() if not g.tribal]
     ctx.emit(state.name, "civilized", f"{state.name} becomes civilized ({how}); it names its "
                                       f"government next turn")
+    settle_land(ctx, state)
+    options = [g.name for g in world.governments.values() if not g.tribal]
     if options:
         ctx.decisions.owe(world.owed_by(state), CIVILIZED_DECISION,
                           f"Which government does {state.name} take as it civilizes?",
-                          options, options[0], data=f"state: {state.name}")
+                          options, options[0],
+                          data=data_text({"state": state.name, SETTLED_ON: ctx.turn}))

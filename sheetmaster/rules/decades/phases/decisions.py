@@ -10,7 +10,7 @@ from sheetmaster.timers import parse_data
 
 from ..conquest import CONQUEST, take_conquest
 from ..tables import State
-from ..tech import CIVILIZED_DECISION, change_government
+from ..tech import CIVILIZED_DECISION, SETTLED_ON, change_government, settle_land
 from ..turmoil import GOVERNMENT_DECISION
 from ..world import DecadesWorld
 from .opening import NO_PARTNER, UNION_DECISION
@@ -33,6 +33,8 @@ def take_decisions(ctx: Context) -> None:
     for decision in ctx.decisions.take(CIVILIZED_DECISION):
         state = _state(world, decision)
         if state is not None and world.tribal(state):
+            if SETTLED_ON not in parse_data(decision.data):
+                settle_land(ctx, state)  # owed before the land was settled at once
             change_government(ctx, state, decision.choice, "as it civilizes")
     for decision in ctx.decisions.take(UNION_DECISION):
         monarch = _state(world, decision)

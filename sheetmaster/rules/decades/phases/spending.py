@@ -21,7 +21,7 @@ from ..orders import (
 )
 from ..settings import STABILITY_COST, STABILITY_UPKEEP
 from ..tables import State
-from ..tech import owe_civilized_government
+from ..tech import civilizing, owe_civilized_government
 from ..turmoil import lower_stability, raise_stability, settle
 from ..world import (
     COLONIZATION,
@@ -162,6 +162,11 @@ def try_civilizing(ctx: Context, order: Order, state: State) -> None:
         return
     if state.tried_civilizing:
         ctx.resolve(order, Status.REJECTED, reasons.ONCE_A_TURN.say(state=state.name))
+        return
+    owed = civilizing(ctx, state)
+    if owed is not None:
+        ctx.resolve(order, Status.REJECTED, reasons.CIVILIZED.say(state=state.name,
+                                                                  decision=owed.id))
         return
     cost = state.income / 2
     if not pay(ctx, order, state, cost):

@@ -12,7 +12,7 @@ from sheetmaster.ruleset import Context
 from sheetmaster.timers import Timer
 
 from .. import reasons
-from ..conquest import CONQUEST_RULE, CONQUEST_TABLE, Claim, owe_conquest
+from ..conquest import CONQUEST_RULE, CONQUEST_TABLE, claim_on, owe_conquest
 from ..economy import ev
 from ..orders import DECLARE_WAR, REBEL_STRENGTH
 from ..tables import State, WarRecord
@@ -180,11 +180,11 @@ def _spoils(ctx: Context, world: DecadesWorld, war: War, winners: list[State],
             ctx.emit(winner.name, "conquest", f"{winner.name} is Tribal and cannot profit from "
                                               f"a defensive war")
             continue
-        claims = [Claim(loser.name, (allowance * win_share[winner.name] *
-                               lose_share[loser.name]).quantize(CENT, ROUND_DOWN), percent)
+        claims = [claim_on(world, loser, (allowance * win_share[winner.name] *
+                                          lose_share[loser.name]).quantize(CENT, ROUND_DOWN),
+                           percent)
                   for loser in losers if loser.alive]
-        claims = [c for c in claims if c.allowance > 0 or
-                  (percent >= 50 and len(world.holdings.of(c.loser)) == 1)]
+        claims = [c for c in claims if c.allowance > 0 or (percent >= 50 and c.single)]
         satellites = [loser.name for loser in losers if percent >= 50 and loser.alive
                       and loser.overlord != winner.name and not loser.overlord]
         owe_conquest(ctx, war.id, winner, claims, war.continent, satellites)

@@ -62,8 +62,8 @@ class _Refs:
             return ""
         found = self.lookup.get(cell)
         if found is None:
-            if values.fold(cell) in self.none:
-                return ""
+            if values.fold(cell) in self.none or values.sheet_error(cell) is not None:
+                return ""  # a spreadsheet error: validate_table named it already
             self.problems.add(self.tab, row, self.column, f"{values.show(cell)} is not {self.what}")
             return ""
         return found

@@ -214,19 +214,22 @@ def fill_in(found: list, cells: list, memo: Memo) -> None:
 
 #: a cell that starts so after its trim is looked at closely (it may be a formula).
 FORMULA_FIRSTS = "=@+-"
+#: ... and so is one that starts so (it may be a spreadsheet error, '#DIV/0!').
+ERROR_FIRST = "#"
 
 
 def plain_text(cells: list) -> list[str] | None:
     """Each cell's trim, when every cell is text that is not blank once trimmed and does not
-    start like a formula (as free text is read then); else None: the cells are read one by
-    one. A few C passes over a million cells."""
+    start like a formula or a spreadsheet error (as free text is read then); else None: the
+    cells are read one by one. A few C passes over a million cells."""
     try:
         trimmed = list(map(str.strip, cells))
     except TypeError:  # a cell that is not text (a number, a blank None)
         return None
     joined = "\x00".join(trimmed)
-    if "" in trimmed or joined[:1] in FORMULA_FIRSTS or \
-            any(f"\x00{first}" in joined for first in FORMULA_FIRSTS):
+    firsts = FORMULA_FIRSTS + ERROR_FIRST
+    if "" in trimmed or joined[:1] in firsts or \
+            any(f"\x00{first}" in joined for first in firsts):
         return None
     return trimmed
 

@@ -20,6 +20,7 @@ from sheetmaster import reasons, values
 from sheetmaster.model import Order, OrderResult, Status
 from sheetmaster.order_batch import OrderBatch
 from sheetmaster.order_rows import (
+    ERROR_FIRST,
     FAILED,
     FORMULA_FIRSTS,
     MEMO_BY_TYPE,
@@ -93,6 +94,8 @@ class OrderKind:
 
 #: first characters of a cell worth a closer look for a formula (leading spaces included).
 _FORMULA_STARTS = frozenset(FORMULA_FIRSTS + " \t\n")
+#: ... or for a formula or a spreadsheet error ('#DIV/0!'), in the short way's free text.
+_LOOK_CLOSER = _FORMULA_STARTS | {ERROR_FIRST}
 
 
 def _looks_like_formula(text: str) -> bool:
@@ -264,7 +267,7 @@ class OrderReader:
             found = plain_text(cells)
             if found is None:
                 found = [trimmed if type(cell) is str and (trimmed := cell.strip())
-                         and trimmed[0] not in _FORMULA_STARTS else memo[cell] for cell in cells]
+                         and trimmed[0] not in _LOOK_CLOSER else memo[cell] for cell in cells]
         else:
             found = list(map(memo.__getitem__, cells))
         return found, FAILED in memo.values()
@@ -305,6 +308,7 @@ class OrderReader:
         player = self._players.get(player_text)
         if player is None:
             return self._reject(row, record, _formula_reason(PLAYER, player_text) or
+                                _error_reason(PLAYER, player_text, "write the player's name") or
                                 reasons.UNKNOWN_PLAYER.say(name=values.show(player_text)))
         sender_problem = self._check_sender(player, record)
         if sender_problem:
@@ -317,7 +321,9 @@ class OrderReader:
         kind = self.by_name.get(kind_text) or self.by_name.get(_kind_key(kind_text))
         if kind is None:
             return OrderResult(row, player, kind_text, Status.REJECTED,
-                               _formula_reason(ORDER, kind_text) or reasons.UNKNOWN_ORDER.say(
+                               _formula_reason(ORDER, kind_text) or
+                               _error_reason(ORDER, kind_text, f"pick one of: {self.kind_list}")
+                               or reasons.UNKNOWN_ORDER.say(
                                    name=values.show(kind_text), kinds=self.kind_list))
         fields: dict[str, Any] = {}
         for f, lookup in self._plan(kind):
@@ -347,6 +353,10 @@ class OrderReader:
         return ""
 
     def _read_field(self, kind: OrderKind, f: Field, cell: Any) -> Any:
+        error = values.sheet_error(cell)
+        if error is not None:  # a failed formula is neither blank nor a value, of any kind
+            raise BadValue(reasons.BAD_FIELD.say(column=f.column, problem=values.error_problem(
+                error, _what_to_write(f))))
         if values.is_blank(cell) and not (f.count and values.is_number_error(cell)):
             if f.required:
                 raise BadValue(reasons.MISSING_FIELD.say(kind=kind.name, column=f.column))
@@ -500,6 +510,22 @@ def _formula_reason(column: str, text: str) -> str:
     if text[:1] in _FORMULA_STARTS and _looks_like_formula(text.strip()):
         return reasons.LOOKS_LIKE_FORMULA.say(column=column, value=values.show(text.strip()))
     return ""
+
+
+def _what_to_write(f: Field) -> str:
+    """What a field's cell should hold, as a reason says it."""
+    if f.count:
+        return "write a whole number"
+    if f.decimal:
+        return "write an amount (digits, like 9.75)"
+    return f"write the {f.names}'s name" if f.names else "write plain text"
+
+
+def _error_reason(column: str, text: str, wanted: str) -> str:
+    """Why a player or order cell is refused as a spreadsheet error ('' if it is none)."""
+    error = values.sheet_error(text)
+    return "" if error is None else reasons.BAD_FIELD.say(
+        column=column, problem=values.error_problem(error, wanted))
 
 
 def _kind_key(text: str) -> str:

@@ -223,7 +223,7 @@ def choice_reader(col: Column):
     listed = values.or_list(col.choices)
 
     def read(value: Any) -> str:
-        text = values.text(value)
+        text = _text_cell(value)
         if not text:
             return ""
         found = lookup.get(text)
@@ -252,6 +252,8 @@ def validate_table(table: Table, df: pd.DataFrame, problems: Problems) -> pd.Dat
         cells = grid[:, at[col.name]].tolist() if col.name in at else None
         if col.kind in TEXT_KINDS:
             converted = _read_text(cells) if cells is not None else [values.text(None)] * size
+            if cells is not None and not values.SHEET_ERRORS.isdisjoint(converted):
+                _errors_in_text(table, col, row_numbers(), converted, problems)
             if (col.kind is Kind.NAME or col.required) and not all(converted):
                 for row, name in zip(row_numbers(), converted):
                     if not name:
@@ -324,6 +326,29 @@ def _read_text(cells: list) -> list[str]:
         return [v.strip() if v.__class__ is str else values.text(v) for v in cells]
 
 
+#: what a text cell holding a spreadsheet error should hold instead.
+_WRITE_TEXT = "correct the formula, or type the text"
+
+
+def _errors_in_text(table: Table, col: Column, rows: list, texts: list[str],
+                    problems: Problems) -> None:
+    """Each text cell holding a spreadsheet error ('#REF!'): a problem naming it, not a name
+    or a text that happens to read '#REF!'. (Checked in bulk first: the texts' hashes serve
+    the name lookups after.)"""
+    for row, text in zip(rows, texts):
+        code = values.sheet_error(text)
+        if code is not None:
+            problems.add(table.tab, int(row), col.name, values.error_problem(code, _WRITE_TEXT))
+
+
+def _text_cell(value: Any) -> str:
+    """A text cell as trimmed text; BadValue if it holds a spreadsheet error."""
+    code = values.sheet_error(value)
+    if code is not None:
+        raise BadValue(values.error_problem(code, _WRITE_TEXT))
+    return values.text(value)
+
+
 def _dict_columns(names: list) -> pd.Index:
     """The column labels pandas gives a frame built from a dict keyed by ``names`` (strings
     make a str Index; 0, 1, 2... a RangeIndex), as the typed table was once built."""
@@ -334,7 +359,7 @@ def cell_reader(col: Column):
     """The function that reads one cell of ``col`` (raising BadValue with a message)."""
     if col.kind is Kind.CHOICE:
         return choice_reader(col)
-    return _READERS.get(col.kind, values.text)
+    return _READERS.get(col.kind, _text_cell)
 
 
 def _convert(table: Table, col: Column, rows: list, cells: list, problems: Problems) -> list:

@@ -19,8 +19,12 @@ _WHOLE = re.compile(r"[0-9]+")
 #: the largest whole number sheetmaster reads (spreadsheets hold numbers as doubles, exact to
 #: 2^53; larger ones are typos or attacks, e.g. 1e308 armies).
 MAX_WHOLE = 10**15
-#: what a spreadsheet shows for a formula that failed.
-_SHEET_ERRORS = ("#DIV/0!", "#N/A", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#NULL!", "#ERROR!")
+#: what a spreadsheet shows for a formula that failed (Excel's, Google Sheets' #ERROR!, and
+#: Excel 365's newer ones), as the stores give it: a workbook's error cell and a Google
+#: Sheet's both read as this text.
+SHEET_ERRORS = frozenset({"#DIV/0!", "#N/A", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#NULL!",
+                          "#ERROR!", "#SPILL!", "#CALC!", "#GETTING_DATA", "#FIELD!",
+                          "#BLOCKED!", "#CONNECT!", "#BUSY!", "#UNKNOWN!", "#PYTHON!"})
 _YES = {"yes", "y", "true", "1", "x", "exiled", "in exile"}
 _NO = {"no", "n", "false", "0", ""}
 _LIST_SPLIT = re.compile(r"\s*[,;\n]\s*")
@@ -59,11 +63,25 @@ def text(value: Any) -> str:
     return str(value).strip()
 
 
+def sheet_error(value: Any) -> str | None:
+    """The spreadsheet error a cell holds ('#DIV/0!', '#N/A'...), or None."""
+    if type(value) is not str or "#" not in value:
+        return None
+    code = value.strip().upper()
+    return code if code in SHEET_ERRORS else None
+
+
+def error_problem(code: str, wanted: str) -> str:
+    """What to say of a cell holding the spreadsheet error ``code`` where ``wanted`` (e.g.
+    'write a whole number') should be."""
+    return f"holds the spreadsheet error {code} (a formula that failed); {wanted}"
+
+
 def is_number_error(value: Any) -> bool:
     """NaN, an infinity, or a spreadsheet error such as #DIV/0!: not a number, and not blank."""
     if isinstance(value, float):
         return not math.isfinite(value)
-    return type(value) is str and value.strip().upper() in _SHEET_ERRORS
+    return sheet_error(value) is not None
 
 
 def whole_number(value: Any, *, blank: int | None = None, strict: bool = False) -> int:
@@ -78,8 +96,9 @@ def whole_number(value: Any, *, blank: int | None = None, strict: bool = False) 
     if kind is int and 0 <= value <= MAX_WHOLE:
         return value
     if is_number_error(value):
-        raise BadValue(f"{show(value)} is not a number (a formula that failed, or NaN); "
-                       f"write a whole number")
+        code = sheet_error(value)
+        raise BadValue(error_problem(code, "write a whole number") if code else
+                       f"{show(value)} is not a number; write a whole number")
     if isinstance(value, float) and value > MAX_WHOLE:
         raise BadValue(f"{value:g} is too large (sheetmaster takes whole numbers up to "
                        f"{MAX_WHOLE:,})")
@@ -135,6 +154,7 @@ def decimal(value: Any, *, blank: int | None = None) -> Decimal:
         if blank is None:
             raise BadValue("is blank; write a number")
         return Decimal(blank)
+    _refuse_error(value, "write a number")
     if isinstance(value, bool):
         raise BadValue(f"{show(value)} is not a number")
     if isinstance(value, int):
@@ -162,6 +182,7 @@ def exact_amount(value: Any) -> Decimal:
     """
     if isinstance(value, bool) or is_blank(value):
         raise BadValue(f"{show(value)} is not an amount (write digits, like 9.75)")
+    _refuse_error(value, "write an amount (digits, like 9.75)")
     if isinstance(value, int):
         number = Decimal(value)
     elif isinstance(value, float):
@@ -184,6 +205,13 @@ def exact_amount(value: Any) -> Decimal:
     return number
 
 
+def _refuse_error(value: Any, wanted: str) -> None:
+    """BadValue naming the spreadsheet error the cell holds, if it holds one."""
+    code = sheet_error(value)
+    if code is not None:
+        raise BadValue(error_problem(code, wanted))
+
+
 def number_cell(value: Decimal) -> int | float | str:
     """A Decimal as a sheet cell: a whole number, a float when that is exact, else text."""
     if value == value.to_integral_value():
@@ -204,6 +232,7 @@ def yes_no(value: Any) -> bool:
         return value
     if is_blank(value):
         return False
+    _refuse_error(value, "write yes or no")
     word = text(value).casefold()
     if word in _YES:
         return True

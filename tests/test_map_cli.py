@@ -112,3 +112,96 @@ def test_the_map_of_a_google_sheet_game(tmp_path: Path, monkeypatch, capsys):
                      "--map-image", str(TEMPLATES / "clans-example-map.png")]) == 0
         with Image.open(tmp_path / "turn-5-map.png") as picture:
             assert picture.width == Image.open(TEMPLATES / "clans-example-map.png").width
+
+
+def png_file(path: Path, width: int, height: int, data: bytes = b"") -> Path:
+    """A PNG whose header says ``width`` x ``height`` RGB pixels, with ``data`` as its one
+    IDAT chunk (its checksums all right, whatever the data): a decompression bomb's header
+    costs a few bytes, and its pixels are never there."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + \
+            struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", data)
+                     + chunk(b"IEND", b""))
+    return path
+
+
+def nothing_written(game: Path, before: bytes) -> bool:
+    return game.read_bytes() == before and not list(game.parent.glob("avalon-turn-2-*"))
+
+
+@pytest.mark.parametrize("pixels", [196_000_000, 100_000_000, 60_000_000])
+def test_a_map_image_over_the_pixel_budget_is_refused_before_it_is_decoded(
+        claims: Path, capsys, pixels: int):
+    """196 megapixels trips Pillow's own decompression-bomb error, 100 its warning, 60 only
+    sheetmaster's budget of 50: each is the same usage error, never a traceback."""
+    huge = png_file(claims.parent / "huge.png", 10_000, pixels // 10_000)
+    before = claims.read_bytes()
+    assert main(["resolve", str(claims), "--map-image", str(huge)]) == 2
+    err = capsys.readouterr().err
+    assert "the map image" in err and "is too large" in err
+    assert "a map image may have at most 50 megapixels" in err
+    assert "Traceback" not in err and "DecompressionBomb" not in err
+    assert nothing_written(claims, before)
+    assert main(["map", str(claims), "--map-image", str(huge)]) == 2
+
+
+def test_the_pixel_budget_counts_pixels_not_bytes(claims: Path, capsys, monkeypatch):
+    from sheetmaster.maps import key_image
+
+    key = claims.parent / "key.png"
+    with Image.open(key) as image:
+        width, height = image.size
+    monkeypatch.setattr(key_image, "PIXEL_BUDGET", width * height - 1)
+    before = claims.read_bytes()
+    assert main(["resolve", str(claims), "--map-image", str(key)]) == 2
+    assert (f"the map image {key} is too large ({width} x {height}, "
+            f"{width * height / 1e6:.1f} megapixels): a map image may have at most "
+            f"{(width * height - 1) / 1e6:g} megapixels") in capsys.readouterr().err
+    assert nothing_written(claims, before)
+    monkeypatch.setattr(key_image, "PIXEL_BUDGET", width * height)
+    assert main(["resolve", str(claims), "-q", "--map-image", str(key)]) == 0
+
+
+@pytest.mark.parametrize("damage", ["truncated", "not an image", "bad pixel data"])
+def test_a_damaged_map_image_is_a_usage_error_and_nothing_is_written(
+        claims: Path, capsys, damage: str):
+    key = claims.parent / "key.png"
+    if damage == "truncated":
+        whole = key.read_bytes()
+        key.write_bytes(whole[:len(whole) // 2])
+    elif damage == "not an image":
+        key.write_text("a map, I promise", encoding="utf-8")
+    else:  # its structure is sound, its pixels fail to decode: found only while drawing
+        png_file(key, 40, 30, b"not zlib data at all")
+    before = claims.read_bytes()
+    assert main(["resolve", str(claims), "--map-image", str(key)]) == 2
+    err = capsys.readouterr().err
+    assert f"the map image {key} cannot be read as an image" in err
+    assert "Traceback" not in err
+    assert nothing_written(claims, before)
+    assert main(["map", str(claims), "--map-image", str(key)]) == 2
+    # the turn is not lost: once the image is put right, the same turn resolves
+    shutil.copy(TEMPLATES / "claims-example-map.png", key)
+    assert main(["resolve", str(claims), "-q", "--map-image", str(key)]) == 0
+    assert (claims.parent / "avalon-turn-2-map.png").exists()
+
+
+def test_a_games_toml_map_image_over_the_budget_fails_that_game_as_a_usage_error(
+        claims: Path, capsys, monkeypatch):
+    monkeypatch.chdir(claims.parent)
+    png_file(claims.parent / "huge.png", 20_000, 10_000)
+    toml = claims.parent / "games.toml"
+    toml.write_text('[[game]]\nname = "avalon"\nfile = "avalon.xlsx"\nruleset = "claims"\n'
+                    'map_image = "huge.png"\n', encoding="utf-8")
+    before = claims.read_bytes()
+    assert main(["nightly", "--all", str(toml)]) == 2
+    captured = capsys.readouterr()
+    assert "failed" in captured.out and "is too large" in captured.err
+    assert "Traceback" not in captured.err
+    assert claims.read_bytes() == before

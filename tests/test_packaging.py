@@ -158,13 +158,19 @@ def test_fake_sheets_serve_prints_what_to_use_and_serves_it(installed):
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                           env=installed["env"], cwd=installed["work"]) as server:
         try:
-            lines = [server.stdout.readline() for _ in range(6)]
+            lines = []
+            for line in server.stdout:  # up to the command it says to run, its last line
+                lines.append(line)
+                if "--sheet" in line:
+                    break
             endpoint = re.search(r"export SHEETMASTER_SHEETS_ENDPOINT=(\S+)", "".join(lines))
+            token = re.search(r"export SHEETMASTER_SHEETS_TOKEN=(\S+)", "".join(lines))
             sid = re.search(r"spreadsheet id: (\S+)", "".join(lines))
-            assert endpoint and sid, "".join(lines)
+            assert endpoint and token and sid, "".join(lines)
             assert "export SHEETMASTER_DICE_SECRET=" in "".join(lines)  # what the sheet needs
             secret = (ROOT / "templates" / "claims-example.xlsx.dice-secret").read_text()
             env = {**installed["env"], "SHEETMASTER_SHEETS_ENDPOINT": endpoint.group(1),
+                   "SHEETMASTER_SHEETS_TOKEN": token.group(1),
                    "SHEETMASTER_DICE_SECRET": secret.strip()}
             check = subprocess.run([str(installed["bin"] / "sheetmaster"), "check", "--sheet",
                                     sid.group(1), "--json"], capture_output=True, text=True,

@@ -163,7 +163,8 @@ def test_a_past_deadline_without_a_turn_length_resolves_one_turn(monkeypatch, ca
 
 @pytest.mark.parametrize(("amount", "says"), [
     (float("nan"), "is not a number"), (float("inf"), "is not a number"),
-    ("#DIV/0!", "is not a number"), (1e308, "too large"), ("1" + "0" * 20, "too large"),
+    ("#DIV/0!", "holds the spreadsheet error #DIV/0!"), (1e308, "too large"),
+    ("1" + "0" * 20, "too large"),
 ])
 def test_an_amount_that_is_no_number_is_named_as_such(amount, says):
     state = one_player_game([{"player": "Avalon", "order": "build armies", "amount": amount}])

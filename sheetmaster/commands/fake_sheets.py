@@ -1,12 +1,16 @@
 """fake-sheets serve: the fake Google Sheets API on 127.0.0.1, to try the Sheets mode offline.
 
 No Google account is needed: every spreadsheet lives in this process's memory and is gone
-when it stops. Other sheetmaster commands reach it through ``SHEETMASTER_SHEETS_ENDPOINT``.
+when it stops. Other sheetmaster commands reach it through ``SHEETMASTER_SHEETS_ENDPOINT``,
+with the random token it prints in ``SHEETMASTER_SHEETS_TOKEN``: it answers only requests
+that carry that token and are addressed to 127.0.0.1 or localhost, so a web page open in the
+user's browser can neither read nor edit the game it holds.
 """
 
 from __future__ import annotations
 
 import argparse
+import secrets
 import signal
 import threading
 from pathlib import Path
@@ -14,7 +18,7 @@ from typing import Any
 
 from sheetmaster import fairness
 from sheetmaster.exits import Exit, UsageError
-from sheetmaster.stores.gsheets_client import ENDPOINT_ENV
+from sheetmaster.stores.gsheets_client import ENDPOINT_ENV, TOKEN_ENV
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -23,7 +27,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.source and not Path(args.source).exists():
         raise UsageError(f"{args.source} does not exist")
-    server = FakeSheetsServer(port=args.port)
+    server = FakeSheetsServer(port=args.port, token=secrets.token_urlsafe(32))
     try:
         server.start()
     except OSError as exc:
@@ -31,7 +35,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
-        exports = [f"export {ENDPOINT_ENV}={server.url}"]
+        exports = [f"export {ENDPOINT_ENV}={server.url}", f"export {TOKEN_ENV}={server.token}"]
         if args.source:
             sid = upload_workbook(server, args.source)
             what = f"holding {args.source}"
@@ -87,8 +91,10 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "serve", parents=[common], help="serve the fake until Ctrl-C",
         description=f"Serve the fake Sheets API until Ctrl-C, with one spreadsheet in it "
                     f"(empty, or a workbook's tabs with --from), and print the endpoint and "
-                    f"spreadsheet id to use: set {ENDPOINT_ENV} to the endpoint and pass "
-                    f"--sheet ID to check, resolve, nightly, init or undo.")
+                    f"spreadsheet id to use: set {ENDPOINT_ENV} to the endpoint and "
+                    f"{TOKEN_ENV} to the random token it prints (it answers no request "
+                    f"without it), and pass --sheet ID to check, resolve, nightly, init or "
+                    f"undo.")
     p.add_argument("--port", type=int, default=0,
                    help="the port to listen on (default: any free one)")
     p.add_argument("--from", dest="source", metavar="GAME_XLSX",

@@ -1,14 +1,19 @@
 """map: the game's map picture without resolving; and the map every resolve draws.
 
-A resolve draws the map of the turn's outcome after resolving and before writing, so a
-broken map (a bad colour, a key colour the image lacks) stops the turn with nothing written;
+The map image is checked before the game is read (it exists, is a whole image, and is within
+the pixel budget of :mod:`sheetmaster.maps.key_image`); anything wrong with it is a usage
+error (exit 2). A resolve draws the map of the turn's outcome after resolving and before
+writing, so a broken map (a bad colour, a key colour the image lacks, an image that fails to
+decode) stops the turn with nothing written, for the next run to resolve once it is fixed;
 the picture is written beside the turn report once the game is.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -73,8 +78,9 @@ class TurnMap:
         from sheetmaster.maps.render import NoPicture, map_picture, png_bytes
 
         try:
-            picture = map_picture(ruleset, result.after, image=self.image,
-                                  title=map_title(result.after, result.turn))
+            with _usable_image():
+                picture = map_picture(ruleset, result.after, image=self.image,
+                                      title=map_title(result.after, result.turn))
         except NoPicture as exc:
             log.warning("no map picture this turn: %s", exc)
             return
@@ -88,12 +94,30 @@ class TurnMap:
 
 
 def _image_path(image: str | Path | None) -> Path | None:
+    """The map image, checked before the game is read: it exists, is a whole image and is
+    within the pixel budget (its pixels are decoded only when the map is drawn)."""
     if image is None:
         return None
     path = Path(image)
     if not path.is_file():
         raise UsageError(f"the map image {path} does not exist")
+    from sheetmaster.maps.key_image import check_key_image
+
+    with _usable_image():
+        check_key_image(path)
     return path
+
+
+@contextlib.contextmanager
+def _usable_image() -> Iterator[None]:
+    """A map image that cannot be used (damaged, not an image, over the pixel budget) is a
+    usage error (exit 2), as a missing one is: the GM's own input, not the game's sheet."""
+    from sheetmaster.maps.key_image import MapImageError
+
+    try:
+        yield
+    except MapImageError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def cmd_map(args: argparse.Namespace) -> int:
@@ -113,7 +137,9 @@ def cmd_map(args: argparse.Namespace) -> int:
     prepared = prepare(ruleset, state).state
     latest = None if wanted < ruleset.first_turn else wanted
     try:
-        picture = map_picture(ruleset, prepared, image=image, title=map_title(prepared, latest))
+        with _usable_image():
+            picture = map_picture(ruleset, prepared, image=image,
+                                  title=map_title(prepared, latest))
     except NoPicture as exc:
         raise UsageError(f"no map to draw: {exc}") from None
     out = Path(args.out) if args.out else _default_out(store, latest)

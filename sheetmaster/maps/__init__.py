@@ -4,6 +4,7 @@
   (``Ruleset(map=MapSpec(...))``); light, imported when a ruleset is made;
 - :mod:`~sheetmaster.maps.state`: the map read from the tabs (owners, colours, capitals,
   occupation, units, key colours, pins), every problem with its tab, row and column;
+- :mod:`~sheetmaster.maps.key_image`: the GM's key image read, within the pixel budget;
 - :mod:`~sheetmaster.maps.recolour`: the GM's key image recoloured with numpy;
 - :mod:`~sheetmaster.maps.layout` and :mod:`~sheetmaster.maps.graph`: the drawing from the map
   graph alone, when there is no image;

@@ -11,19 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
-from PIL import Image, UnidentifiedImageError
 
 from .colours import RGB
 
 #: where the pixel's RGB sits in its little-endian 32-bit RGBA word.
 _RGB_MASK = np.uint32(0xFFFFFF)
-
-
-class MapImageError(OSError):
-    """The map image cannot be read (missing, not an image)."""
 
 
 @dataclass
@@ -33,18 +27,6 @@ class Painted:
     pixels: np.ndarray  # (H, W, 4) uint8, RGBA
     counts: np.ndarray  # (n,) pixels of each province
     anchors: np.ndarray  # (n, 2) int: (x, y) of a pixel inside it; (-1, -1) if it has none
-
-
-def load_pixels(path: str | Path) -> np.ndarray:
-    """The image at ``path`` as (H, W, 4) RGBA bytes."""
-    try:
-        with Image.open(path) as image:
-            return np.asarray(image.convert("RGBA"))
-    except FileNotFoundError:
-        raise MapImageError(f"the map image {path} does not exist") from None
-    except (UnidentifiedImageError, OSError) as exc:
-        raise MapImageError(f"the map image {path} cannot be read as an image: {exc}") \
-            from None
 
 
 def key_code(colour: RGB) -> int:

@@ -21,9 +21,10 @@ from sheetmaster.schema import Problems
 
 from .colours import hex_colour
 from .graph import draw_graph
+from .key_image import load_pixels
 from .layout import TooBig
 from .marks import badges, legend, star
-from .recolour import Painted, key_code, load_pixels, paint, province_index
+from .recolour import Painted, key_code, paint, province_index
 from .state import MapData, read_map
 
 

@@ -2,7 +2,10 @@
 
 ``SHEETMASTER_SHEETS_ENDPOINT=http://127.0.0.1:PORT`` sends every Sheets API call to that
 address with no credentials (a FakeSheetsServer, for trying sheetmaster out offline and in
-tests), the way emulators of other Google services are reached.
+tests), the way emulators of other Google services are reached;
+``SHEETMASTER_SHEETS_TOKEN`` is the access token that ``sheetmaster fake-sheets serve`` prints
+(sent in the ``X-Sheetmaster-Token`` header of every call; the served fake refuses a call
+without it).
 
 Two more settings are read when the CLI builds its store (both whole seconds, unset = the
 defaults): ``SHEETMASTER_LOCK_TTL``, how long this run's lock holds before another run takes
@@ -19,9 +22,10 @@ from typing import Any
 
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import load_credentials
-from sheetmaster.stores.sheets_endpoint import endpoint_session
+from sheetmaster.stores.sheets_endpoint import TOKEN_HEADER, endpoint_session
 
 ENDPOINT_ENV = "SHEETMASTER_SHEETS_ENDPOINT"
+TOKEN_ENV = "SHEETMASTER_SHEETS_TOKEN"
 LOCK_TTL_ENV = "SHEETMASTER_LOCK_TTL"
 RETRY_DEADLINE_ENV = "SHEETMASTER_RETRY_DEADLINE"
 #: seconds before one HTTP request is given up (and retried).
@@ -36,7 +40,9 @@ def open_client(credentials_path: str | None = None, env: Mapping[str, str] | No
 
     endpoint = os.environ.get(ENDPOINT_ENV, "").strip()
     if endpoint:
-        client = gspread.Client(auth=None, session=endpoint_session(endpoint))
+        token = os.environ.get(TOKEN_ENV, "").strip()
+        headers = {TOKEN_HEADER: token} if token else {}
+        client = gspread.Client(auth=None, session=endpoint_session(endpoint, headers))
     else:
         client = gspread.Client(auth=load_credentials(credentials_path, env))
     client.set_timeout(REQUEST_TIMEOUT)

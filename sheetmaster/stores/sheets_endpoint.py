@@ -3,6 +3,8 @@
 ``SHEETMASTER_SHEETS_ENDPOINT`` points the store at a stand-in for Google (the fake Sheets API
 of ``sheetmaster fake-sheets serve``), the way emulators of other Google services are reached:
 the client still builds Google's URLs, and a requests adapter rewrites their origin.
+``SHEETMASTER_SHEETS_TOKEN``, when set, goes with every call in the :data:`TOKEN_HEADER`
+header: the served fake answers only a request that carries the token it printed.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from requests.adapters import HTTPAdapter
 
 SHEETS_ORIGIN = "https://sheets.googleapis.com"
 DRIVE_ORIGIN = "https://www.googleapis.com"
+#: the header that carries a stand-in's access token (not ``Authorization``, which names the
+#: Google account a call is made as).
+TOKEN_HEADER = "X-Sheetmaster-Token"
 
 
 class RewritingAdapter(HTTPAdapter):

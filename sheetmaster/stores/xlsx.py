@@ -63,6 +63,17 @@ def read_sheet_rows(rows: list[list[Any]]) -> pd.DataFrame:
     return df
 
 
+def put_errors(rows: list[list[Any]], errors: dict[tuple[int, int], str]) -> None:
+    """Each error cell (calamine reads it as blank) given its error's text, '#DIV/0!', as a
+    Google Sheet gives it: a failed formula never passes for a blank cell."""
+    for (row, column), text in errors.items():
+        while len(rows) < row:
+            rows.append([])
+        cells = rows[row - 1]
+        cells.extend([""] * (column - len(cells)))
+        cells[column - 1] = text
+
+
 def merged_cells(df: pd.DataFrame, ranges: list[Any]) -> list[tuple[int, str, str]]:
     """(row, column, range) of each merged range of a tab, by its top-left cell."""
     from openpyxl.utils.cell import get_column_letter
@@ -111,6 +122,8 @@ class XlsxStore:
         facts = check_readable(self.path)
         tables = {}
         for name, (rows, merged) in read_cells(self.path).items():
+            if name in facts and facts[name].errors:
+                put_errors(rows, facts[name].errors)
             tables[name] = df = read_sheet_rows(rows)
             if merged:
                 df.attrs["merged"] = merged_cells(df, merged)

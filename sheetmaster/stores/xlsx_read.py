@@ -8,10 +8,12 @@ gigabytes and abort the process. A tab wider than :data:`MAX_CELLS` is refused, 
 
 from __future__ import annotations
 
+import html
 import io
 import re
 import zipfile
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,7 @@ from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.xlsx_cells import (
     CELL,
     SharedFormulas,
+    attrs,
     has_formula,
     prefix_of,
     sheet_patterns,
@@ -52,6 +55,9 @@ class SheetFacts:
     """What sheetmaster learns of a tab from its XML before reading its cells."""
 
     formulas: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: (row, column) -> the error value a cell holds, e.g. '#DIV/0!' (calamine reads it as
+    #: blank; a Google Sheet gives its text, and so does sheetmaster for a workbook).
+    errors: dict[tuple[int, int], str] = field(default_factory=dict)
 
 
 def open_workbook(path: Path) -> zipfile.ZipFile:
@@ -92,7 +98,7 @@ def check_readable(path: Path) -> dict[str, SheetFacts]:
                                      f"XML; sheetmaster reads tabs of up to 2 GiB")
                 data = z.read(part)
                 check_extent(name, data)
-                facts[name] = SheetFacts(formula_cells(data))
+                facts[name] = SheetFacts(formula_cells(data), error_cells(data))
             return facts
         except (PackageError, SheetError, *ZIP_ERRORS) as exc:
             raise StoreError(f"{path} is not a readable .xlsx workbook: {exc}") from None
@@ -155,6 +161,47 @@ def check_extent(name: str, data: bytes) -> None:
         f"and save the workbook again.")
 
 
+#: an error cell's type attribute (``<c r="E2" t="e"><v>#DIV/0!</v></c>``).
+_ERROR_TYPE = re.compile(rb"""\bt\s*=\s*["']e["']""")
+_VALUE = re.compile(rb"<(?:[\w.-]+:)?v\b[^>]*>(.*?)</(?:[\w.-]+:)?v>", re.S)
+
+
+def error_cells(data: bytes) -> dict[tuple[int, int], str]:
+    """(row, column) -> the error value each error cell holds (``#DIV/0!``, ``#N/A``...),
+    whether a formula's result or pasted as a value.
+
+    calamine reads an error cell as blank, which would let a failed formula pass for a blank
+    cell (an order "needs the 'amount' column filled in", a state cell taken as its default);
+    the error's own text is what a Google Sheet gives, and what the reason then names.
+    """
+    if _ERROR_TYPE.search(data) is None:
+        return {}
+    found = {}
+    for number, column, cell_attrs, content in _cells_of_rows(data, _ERROR_TYPE):
+        if attrs(cell_attrs).get(b"t") == b"e":
+            value = _VALUE.search(content)
+            text = html.unescape(value.group(1).decode("utf-8", "replace")).strip() \
+                if value else ""
+            found[(number, column)] = text or "#N/A"
+    return found
+
+
+def _cells_of_rows(data: bytes, marker: re.Pattern[bytes]
+                   ) -> Iterator[tuple[int, int, bytes, bytes]]:
+    """(row, column, attributes, content) of every cell of each row where ``marker`` is
+    found; the other rows are not looked at."""
+    index = index_rows(data)
+    lo, hi = index.content
+    rows = sorted({i for m in marker.finditer(data, lo, hi)
+                   if (i := index.row_at(m.start())) is not None})
+    for i in rows:
+        number, column = index.numbers[i], 0
+        for cell in CELL.finditer(data, index.tag_ends[i], index.end(i)):
+            ref = re.search(rb'\br="([A-Z]+)[0-9]+"', cell.group(1))
+            column = column_index_from_string(ref.group(1).decode()) if ref else column + 1
+            yield number, column, cell.group(1), cell.group(2) or b""
+
+
 def formula_cells(data: bytes) -> dict[tuple[int, int], str]:
     """(row, column) -> '=formula' of every formula cell of a tab, shared ones translated.
 
@@ -163,22 +210,14 @@ def formula_cells(data: bytes) -> dict[tuple[int, int], str]:
     """
     if not has_formula(data):
         return {}
-    index = index_rows(data)
-    lo, hi = index.content
-    rows = sorted({i for m in sheet_patterns(index.prefix).formula.finditer(data, lo, hi)
-                   if (i := index.row_at(m.start())) is not None})
     shared = SharedFormulas()
     found: dict[tuple[int, int], str] = {}
-    for i in rows:
-        number, column = index.numbers[i], 0
-        for cell in CELL.finditer(data, index.tag_ends[i], index.end(i)):
-            ref = re.search(rb'\br="([A-Z]+)[0-9]+"', cell.group(1))
-            column = column_index_from_string(ref.group(1).decode()) if ref else column + 1
-            content = cell.group(2) or b""
-            if b"<" in content:
-                text = shared.text(f"{get_column_letter(column)}{number}", content)
-                if text is not None:
-                    found[(number, column)] = text
+    marker = sheet_patterns(prefix_of(data)).formula
+    for number, column, _attrs, content in _cells_of_rows(data, marker):
+        if b"<" in content:
+            text = shared.text(f"{get_column_letter(column)}{number}", content)
+            if text is not None:
+                found[(number, column)] = text
     return found
 
 
@@ -209,4 +248,5 @@ def read_cells(path: Path) -> dict[str, tuple[list[list[Any]], list[Any]]]:
 
 
 __all__ = ["MAX_CELLS", "ZIP_ERRORS", "MAX_COLUMNS", "MAX_ROWS", "SheetFacts", "check_extent",
-           "check_readable", "extent", "formula_cells", "open_workbook", "read_cells"]
+           "check_readable", "error_cells", "extent", "formula_cells", "open_workbook",
+           "read_cells"]

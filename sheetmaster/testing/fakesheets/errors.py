@@ -6,6 +6,7 @@ from typing import Any
 
 _STATUS = {
     400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
     403: "PERMISSION_DENIED",
     404: "NOT_FOUND",
     429: "RESOURCE_EXHAUSTED",

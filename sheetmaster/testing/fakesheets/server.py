@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 import requests
 
-from sheetmaster.stores.sheets_endpoint import endpoint_session, redirect
+from sheetmaster.stores.sheets_endpoint import TOKEN_HEADER, endpoint_session, redirect
 
 from .a1 import _parse_cells
 from .api import _RestApi
@@ -33,6 +33,7 @@ from .transport import (
     RecordedRequest,
     _Handler,
     _HTTPServer,
+    refusal,
 )
 from .typed_input import EPOCH
 from .value_ranges import _value_range, _write
@@ -43,6 +44,9 @@ _FAULT_KINDS = (429, 500, 503, "timeout", "drop")
 
 #: Google's front end refuses a request body over this many bytes.
 GOOGLE_MAX_PAYLOAD = 10_485_760
+#: the longest body read (and dropped) of a request that is refused; a longer one's
+#: connection is closed unanswered.
+_REFUSED_BODY = 65_536
 
 
 class _Outcome(NamedTuple):
@@ -50,12 +54,13 @@ class _Outcome(NamedTuple):
     body: Any  # JSON-able, or None for an empty body
 
 
-def session_for(url: str, user: str | None = None, project: str | None = None
-                ) -> requests.Session:
+def session_for(url: str, user: str | None = None, project: str | None = None,
+                token: str | None = None) -> requests.Session:
     """A requests.Session that sends Sheets and Drive API calls to ``url`` instead of Google
-    (e.g. a FakeSheetsServer started by another process). With ``user``, the calls are made
-    as that Google account, from ``project`` (default: a service account's own project)."""
-    headers = {}
+    (e.g. a FakeSheetsServer started by another process, with the ``token`` it printed).
+    With ``user``, the calls are made as that Google account, from ``project`` (default: a
+    service account's own project)."""
+    headers = {TOKEN_HEADER: token} if token else {}
     if user:
         caller = Caller(user, project or project_of(user))
         headers["Authorization"] = f"Bearer {caller.token}"
@@ -86,9 +91,17 @@ class FakeSheetsServer(_RestApi):
       for no limit.
 
     ``port``: the port on 127.0.0.1 to listen on (0, the default: any free one).
+
+    Only a request addressed to it by name is answered (``Host`` 127.0.0.1 or localhost with
+    its port: a web page that rebinds its own name to 127.0.0.1 gets 403). ``token``: when
+    given (``sheetmaster fake-sheets serve`` makes a random one), every request must carry it
+    in the ``X-Sheetmaster-Token`` header, or gets 401; :meth:`session` and :meth:`client`
+    send it, and so does the CLI from ``SHEETMASTER_SHEETS_TOKEN``. None (the default, for a
+    test's own server): no token is needed.
     """
 
-    def __init__(self, *, latency: float = 0.0, seed: int = 0, port: int = 0):
+    def __init__(self, *, latency: float = 0.0, seed: int = 0, port: int = 0,
+                 token: str | None = None):
         self._lock = threading.RLock()
         self._books: dict[str, _Book] = {}
         self._denied: set[str] = set()
@@ -109,6 +122,7 @@ class FakeSheetsServer(_RestApi):
         self.token_error: str | int | None = None
         self._in_flight = 0
         self._port = port
+        self.token = token
         self._local = threading.local()
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -160,7 +174,7 @@ class FakeSheetsServer(_RestApi):
                 ) -> requests.Session:
         """A requests.Session that sends Sheets (and Drive) API calls to this server, as
         ``user`` from ``project`` if given (else as each spreadsheet's owner)."""
-        return session_for(self.url, user, project)
+        return session_for(self.url, user, project, self.token)
 
     def client(self, user: str | None = None, project: str | None = None) -> Any:
         """``gspread.Client(auth=None, session=self.session(user, project))``."""
@@ -174,7 +188,10 @@ class FakeSheetsServer(_RestApi):
         e.g. with :func:`.identity.service_account_key`)."""
         from google.auth.transport.requests import AuthorizedSession
 
-        return redirect(AuthorizedSession(credentials), self.url)
+        session = redirect(AuthorizedSession(credentials), self.url)
+        if self.token:
+            session.headers[TOKEN_HEADER] = self.token
+        return session
 
     def _caller(self) -> Caller | None:
         """Who makes the request being handled on this thread (None: no token)."""
@@ -406,11 +423,17 @@ class FakeSheetsServer(_RestApi):
                 self._in_flight -= 1
 
     def _handle_one(self, handler: _Handler) -> None:
+        refused = refusal(handler.headers, self.port, self.token)
         try:
             length = int(handler.headers.get("Content-Length") or 0)
+            if refused is not None and length > _REFUSED_BODY:
+                raise ValueError("too long to read for a request that is refused")
             raw = handler.rfile.read(length) if length else b""
         except (OSError, ValueError):
             handler.close_connection = True
+            return
+        if refused is not None:  # nothing recorded, nothing done
+            self._send(handler, _Outcome(refused[0], _ApiError(*refused).body()))
             return
         split = urlsplit(handler.path)
         query = parse_qs(split.query, keep_blank_values=True)

@@ -54,14 +54,25 @@ def clean(figures: fuzzing.Figures) -> None:
 # -- order rows -------------------------------------------------------------------------------
 
 
+def sizes(quick: int, full: int) -> list:
+    """Examples per ruleset: a few in the default run, the full run behind the long marker."""
+    return [pytest.param(quick, id="quick"),
+            pytest.param(full, id="full", marks=pytest.mark.long)]
+
+
+@pytest.mark.parametrize("examples", sizes(6, 50))
 @pytest.mark.parametrize("name", RULESETS)
-@settings(FUZZ, max_examples=50)
-@given(data=st.data())
-def test_order_rows_never_stop_a_turn_and_keep_every_invariant(name, data):
-    case = data.draw(fuzzing.fuzz_cases(rules.get(name)), label="case")
-    clean(fuzzing.check_case(case))
+def test_order_rows_never_stop_a_turn_and_keep_every_invariant(name, examples):
+    @settings(FUZZ, max_examples=examples)
+    @given(data=st.data())
+    def order_rows(data):
+        case = data.draw(fuzzing.fuzz_cases(rules.get(name)), label="case")
+        clean(fuzzing.check_case(case))
+
+    order_rows()
 
 
+@pytest.mark.long  # 10,000 order rows per ruleset: a fuzzing run
 def test_volume_run_of_every_ruleset():
     """run_fuzz as the reliability report calls it: ROWS order rows per ruleset."""
     figures = fuzzing.run_fuzz(ROWS, seed=0)
@@ -83,12 +94,16 @@ def test_volume_run_of_every_ruleset():
 # -- damaged states ---------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("examples", sizes(10, 80))
 @pytest.mark.parametrize("name", RULESETS)
-@settings(FUZZ, max_examples=80)
-@given(data=st.data())
-def test_damaged_states_are_refused_naming_tab_row_and_column(name, data):
-    game, damage = data.draw(fuzzing.damaged_states(rules.get(name)), label="damage")
-    assert fuzzing.refusal_problem(rules.get(name), game, damage) == ""
+def test_damaged_states_are_refused_naming_tab_row_and_column(name, examples):
+    @settings(FUZZ, max_examples=examples)
+    @given(data=st.data())
+    def damaged_states(data):
+        game, damage = data.draw(fuzzing.damaged_states(rules.get(name)), label="damage")
+        assert fuzzing.refusal_problem(rules.get(name), game, damage) == ""
+
+    damaged_states()
 
 
 def _one_of_each_kind(name: str) -> list[fuzzing.Damage]:

@@ -65,7 +65,7 @@ def make_venv() -> None:
     try:
         venv.EnvBuilder(with_pip=True).create(VENV)
         return
-    except (subprocess.CalledProcessError, OSError):
+    except (subprocess.CalledProcessError, OSError, SystemExit):  # Debian's venv exits
         shutil.rmtree(VENV, ignore_errors=True)
     # Debian and Ubuntu ship venv's pip (ensurepip) apart, in python3-venv; their pip, when
     # installed, can still fill an environment made without one.

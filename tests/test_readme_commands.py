@@ -92,6 +92,26 @@ def test_tasks_installs_into_a_venv_of_its_own_once(tasks, tmp_path):
     assert tasks.main(["nothing"]) == 2
 
 
+def test_tasks_fills_a_venv_without_pip_with_the_pythons_own(tasks, tmp_path, monkeypatch):
+    """A Debian or Ubuntu Python without python3-venv makes no venv with pip in it (its venv
+    module exits); its own pip, when it has one, installs into a venv made without."""
+    made = []
+
+    class NoEnsurepip(tasks.venv.EnvBuilder):
+        def create(self, env_dir):
+            made.append(self.with_pip)
+            if self.with_pip:
+                raise SystemExit(1)  # what Debian's venv does without ensurepip
+            super().create(env_dir)
+
+    monkeypatch.setattr(tasks.venv, "EnvBuilder", NoEnsurepip)
+    assert tasks.main(["example"]) == 0
+    assert made == [True, False]
+    python = str(tasks.venv_python(tmp_path / ".venv"))
+    (install,) = [c for c in tasks.ran if "install" in c]
+    assert install[:5] == [sys.executable, "-m", "pip", "--python", python]
+
+
 def test_tasks_installs_again_when_pyproject_changes(tasks, tmp_path, monkeypatch):
     root = tmp_path / "checkout"
     root.mkdir()

@@ -72,12 +72,14 @@ def test_order_rows_never_stop_a_turn_and_keep_every_invariant(name, examples):
     order_rows()
 
 
-@pytest.mark.long  # 10,000 order rows per ruleset: a fuzzing run
-def test_volume_run_of_every_ruleset():
-    """run_fuzz as the reliability report calls it: ROWS order rows per ruleset."""
-    figures = fuzzing.run_fuzz(ROWS, seed=0)
+@pytest.mark.parametrize("rows", [pytest.param(1000, id="quick"),  # long: 10,000 a ruleset
+                                  pytest.param(ROWS, id="full", marks=pytest.mark.long)])
+def test_volume_run_of_every_ruleset(rows):
+    """run_fuzz as the reliability report calls it: ``rows`` order rows per ruleset (ROWS in
+    the long run)."""
+    figures = fuzzing.run_fuzz(rows, seed=0)
     assert figures["rulesets"] == RULESETS
-    assert figures["order_rows"] >= ROWS * len(RULESETS)
+    assert figures["order_rows"] >= rows * len(RULESETS)
     assert (figures["uncaught_exceptions"], figures["rows_without_result"],
             figures["invariant_violations"]) == (0, 0, 0), "\n".join(figures["examples"])
     assert figures["damaged_states"] > 0

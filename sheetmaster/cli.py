@@ -9,14 +9,19 @@ from :class:`sheetmaster.exits.Exit`.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import difflib
 import logging
+import os
 import sys
+import textwrap
+from typing import Any
 
 import argcomplete
 
-from sheetmaster import __version__, json_output
+from sheetmaster import __version__, fairness, json_output
 from sheetmaster.commands import MODULES
-from sheetmaster.commands.options import common_parser
+from sheetmaster.commands.options import common_parser, global_options
 from sheetmaster.console import setup_logging, verbosity
 from sheetmaster.exits import Exit, classify, help_text
 
@@ -32,14 +37,37 @@ A typical turn:
   sheetmaster check my-game.xlsx              tell players which orders would fail
   sheetmaster resolve my-game.xlsx --dry-run  see what the turn would do, write nothing
   sheetmaster resolve my-game.xlsx            resolve it (a backup of the old turn is kept)
+
 """
 
 
+class CommandParser(argparse.ArgumentParser):
+    """argparse with the help a user needs when a word is wrong: a mistyped command or choice
+    gets "did you mean", and each command's parser records itself in the namespace
+    (``parser``), so an unknown option is shown with that command's own usage."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_defaults(parser=self)  # a command's parser sets it after sheetmaster's
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        choices = [str(c) for c in action.choices] if action.choices is not None else []
+        if choices and value not in action.choices:
+            close = difflib.get_close_matches(str(value), choices, n=1)
+            if close:
+                raise argparse.ArgumentError(
+                    action, f"invalid choice: {value!r}; did you mean {close[0]!r}? (choose "
+                            f"from {', '.join(choices)})")
+        super()._check_value(action, value)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="sheetmaster", description=DESCRIPTION, epilog=help_text(),
+    parser = CommandParser(
+        prog="sheetmaster", description=DESCRIPTION + textwrap.fill(fairness.EXAMPLE_HELP, 88),
+        epilog=help_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"sheetmaster {__version__}")
+    global_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     common = common_parser()
     for module in MODULES:
@@ -47,10 +75,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """The command line; what the command's own parser did not know is refused with that
+    command's usage (argparse would show sheetmaster's)."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
+
+
+def silence_output() -> None:
+    """stdout's reader went away (``| head``): stdout goes to the null device, so that
+    Python's own last flush of it says nothing either."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        stdout = sys.stdout.fileno()  # none when stdout is not a file (a test's)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stdout)
+        os.close(null)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argcomplete.autocomplete(parser)  # returns at once unless the shell asks for completions
-    args = parser.parse_args(argv)
+    args = parse(parser, argv)
     setup_logging(verbosity(args))
     try:
         return int(args.run(args))
@@ -58,6 +105,11 @@ def main(argv: list[str] | None = None) -> int:
         log.error("interrupted; the game was not changed")
         return Exit.INTERRUPTED
     except Exception as exc:
+        if isinstance(exc, BrokenPipeError):
+            # the one pipe sheetmaster writes is its output (requests and gspread wrap a
+            # dropped connection in errors of their own): the reader has what it wanted
+            silence_output()
+            return Exit.PIPE_CLOSED
         code, kind, message = classify(exc)
         if code == Exit.INTERNAL:
             log.error("sheetmaster failed; please report this with the lines below",

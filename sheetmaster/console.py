@@ -69,19 +69,41 @@ class _Handler(RichHandler):
                           markup=False, highlight=False)
 
 
+class _Once(logging.Filter):
+    """A message logged with ``extra={"once": True}`` is said once per run."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.said: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not getattr(record, "once", False):
+            return True
+        message = record.getMessage()
+        if message in self.said:
+            return False
+        self.said.add(message)
+        return True
+
+
 def setup_logging(verbosity: int) -> None:
-    """The sheetmaster logger at the level ``-v``/``-q`` ask for, printing to stderr."""
+    """The sheetmaster logger at the level ``-v``/``-q`` ask for, printing to stderr (a new
+    handler per run: what is said once per run is said again by the next run)."""
     logger = logging.getLogger("sheetmaster")
     for handler in list(logger.handlers):
         if isinstance(handler, _Handler):
             logger.removeHandler(handler)
-    logger.addHandler(_Handler())
+    handler = _Handler()
+    handler.addFilter(_Once())
+    logger.addHandler(handler)
     logger.setLevel(LEVELS[max(-2, min(1, verbosity))])
     logger.propagate = False
 
 
 def verbosity(args: Any) -> int:
-    return int(getattr(args, "verbose", 0) or 0) - int(getattr(args, "quiet", 0) or 0)
+    """-v minus -q, given before the command or after it."""
+    return sum(int(getattr(args, f"{where}{name}", 0) or 0) * sign
+               for where in ("", "global_") for name, sign in (("verbose", 1), ("quiet", -1)))
 
 
 class Steps:

@@ -35,6 +35,8 @@ class Exit(enum.IntEnum):
     INTERNAL = 70
     #: interrupted (Ctrl-C), as shells report SIGINT.
     INTERRUPTED = 130
+    #: the output's reader went away (``| head``): stopped quietly, as shells report SIGPIPE.
+    PIPE_CLOSED = 141
 
 
 #: one line per code, for ``--help`` and the README.

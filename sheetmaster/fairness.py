@@ -112,11 +112,20 @@ def read_secret(game: Path | None = None, env: Mapping[str, str] | None = None) 
     it is the examples' public one."""
     secret = _read_secret(game, os.environ if env is None else env)
     if secret == EXAMPLE_SECRET:
-        log.warning("the dice secret%s is the examples' public one (%r): anyone can compute "
-                    "this game's dice. Fine for trying sheetmaster out; for a real game make "
-                    "a new one. %s", f" of {Path(game).name}" if game is not None else "",
-                    EXAMPLE_SECRET, HOW_TO_SET)
+        log.warning(EXAMPLE_WARNING, f"{Path(game).name} rolls" if game is not None else
+                    "this game rolls", extra={"once": True})
     return secret
+
+
+#: said once per run, in one line; the whole story is in ``sheetmaster --help`` and the README
+EXAMPLE_WARNING = ("%s the example games' public dice (anyone can compute them): fine for a "
+                   "try; see `sheetmaster --help` for a real game")
+#: ``sheetmaster --help`` on the example games' dice
+EXAMPLE_HELP = (f"The example games (new --example) roll their dice from the public secret "
+                f"{EXAMPLE_SECRET!r}, so anyone can compute them, and every run says so once. "
+                f"Fine for a try; a real game starts with 'sheetmaster new' without --example, "
+                f"which makes the game's own secret in GAME.xlsx{SECRET_SUFFIX}, beside the "
+                f"workbook (a Google Sheet's is {SECRET_ENV}). Keep it from the players.")
 
 
 def _read_secret(game: Path | None, env: Mapping[str, str]) -> str:

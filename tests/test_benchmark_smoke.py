@@ -8,13 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "claims_scale.py"
 
 
+@pytest.mark.long  # a benchmark smoke run
 def test_quick_benchmark_produces_a_result_table(tmp_path: Path) -> None:
     out = tmp_path / "results.json"
     done = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--out", str(out)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "resolve s" in done.stdout and "peak MiB" in done.stdout
     assert "XlsxStore.load" in done.stdout
@@ -37,12 +40,13 @@ def test_quick_benchmark_produces_a_result_table(tmp_path: Path) -> None:
     assert io["openpyxl_save_s"] > 0 and io["save_verdict"] in ("PASS", "FAIL")
 
 
+@pytest.mark.long  # a benchmark smoke run
 def test_runs_take_the_median_of_fresh_processes(tmp_path: Path) -> None:
     """--runs N: each size resolved in N fresh processes, the table's figure their median."""
     out = tmp_path / "results.json"
     done = subprocess.run([sys.executable, str(SCRIPT), "--sizes", "100,200", "--load-size",
                            "0", "--runs", "3", "--out", str(out)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("in a fresh process (run ") == 6
     assert "10^2: median of 3 runs" in done.stdout
@@ -50,7 +54,7 @@ def test_runs_take_the_median_of_fresh_processes(tmp_path: Path) -> None:
         times = row["resolve_runs_s"]
         assert len(times) == 3 and row["resolve_s"] == sorted(times)[1]
     bad = subprocess.run([sys.executable, str(SCRIPT), "--runs", "0"], capture_output=True,
-                         text=True, timeout=60)
+                         text=True)
     assert bad.returncode == 2 and "--runs must be at least 1" in bad.stderr
 
 
@@ -78,10 +82,11 @@ def test_synthetic_game_covers_every_order_kind() -> None:
 MAPS = SCRIPT.parent / "map_recolour.py"
 
 
+@pytest.mark.long  # a benchmark smoke run
 def test_quick_map_benchmark_produces_its_figures(tmp_path: Path) -> None:
     out = tmp_path / "maps.json"
     done = subprocess.run([sys.executable, str(MAPS), "--quick", "--out", str(out)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "recolour target: under 1 s" in done.stdout
     report = json.loads(out.read_text(encoding="utf-8"))
@@ -95,10 +100,11 @@ def test_quick_map_benchmark_produces_its_figures(tmp_path: Path) -> None:
 REPORTS = SCRIPT.parent / "reports.py"
 
 
+@pytest.mark.long  # a benchmark smoke run
 def test_quick_reports_benchmark_produces_its_figures(tmp_path: Path) -> None:
     out = tmp_path / "reports.json"
     done = subprocess.run([sys.executable, str(REPORTS), "--quick", "--out", str(out)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "public MB" in done.stdout and "largest own MB" in done.stdout
     sizes = json.loads(out.read_text(encoding="utf-8"))["sizes"]

@@ -28,7 +28,7 @@ def sheetmaster(*args: str, env: dict[str, str] | None = None, cwd: Path | None 
     full = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     full.update(env or {})
     return subprocess.run([sys.executable, "-m", "sheetmaster", *args], capture_output=True,
-                          text=True, env=full, cwd=cwd, timeout=120)
+                          text=True, env=full, cwd=cwd)
 
 
 @pytest.fixture
@@ -241,17 +241,7 @@ def test_completion_scripts():
 
 def test_completion_completes_commands_and_options(monkeypatch):
     """The shell's request as argcomplete's bash script sends it."""
-    import io
-
-    import argcomplete
-
-    line = "sheetmaster res"
-    for name, value in {"_ARGCOMPLETE": "1", "_ARGCOMPLETE_SHELL": "bash", "COMP_LINE": line,
-                        "COMP_POINT": str(len(line)), "_ARGCOMPLETE_IFS": "\n"}.items():
-        monkeypatch.setenv(name, value)
-    out = io.StringIO()
-    argcomplete.autocomplete(build_parser(), output_stream=out, exit_method=lambda code: None)
-    offered = [word.strip() for word in out.getvalue().split("\n")]
+    offered = completions(monkeypatch, "sheetmaster res")
     assert "resolve" in offered and "rules" not in offered
 
 
@@ -260,3 +250,126 @@ def test_readme_names_every_command():
     section = section[:section.index("\n## ")]
     for name in subcommands(build_parser()):
         assert f"sheetmaster {name}" in section, f"the README's command list lacks {name}"
+
+
+# --- the command line a Python user expects -------------------------------------------------
+
+def test_v_and_q_also_go_before_the_command(tmp_path, game, capsys):
+    done = sheetmaster("-q", "new", "claims", str(tmp_path / "quiet.xlsx"), "--example")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "quiet.xlsx").exists()
+    assert main(["-v", "resolve", str(game), "--dry-run"]) == 0
+    assert "reading the game:" in capsys.readouterr().err
+    assert main(["-q", "-q", "resolve", str(game), "--dry-run"]) == 0  # -qq: errors only
+    assert capsys.readouterr().err == ""
+    assert main(["-q", "resolve", str(game), "--dry-run", "-q"]) == 0  # counted together
+    assert capsys.readouterr().err == ""
+
+
+def test_a_wrong_option_shows_the_commands_own_usage(game):
+    done = sheetmaster("resolve", str(game), "--bogus")
+    assert done.returncode == Exit.USAGE
+    assert done.stderr.startswith("usage: sheetmaster resolve ")
+    assert "sheetmaster resolve: error: unrecognized arguments: --bogus" in done.stderr
+    nested = sheetmaster("fake-sheets", "serve", "--nope")
+    assert nested.returncode == Exit.USAGE
+    assert nested.stderr.startswith("usage: sheetmaster fake-sheets serve ")
+
+
+def test_a_mistyped_command_or_choice_gets_did_you_mean():
+    done = sheetmaster("resolv", "game.xlsx")
+    assert done.returncode == Exit.USAGE
+    assert "invalid choice: 'resolv'; did you mean 'resolve'?" in done.stderr
+    shell = sheetmaster("completion", "bsh")
+    assert shell.returncode == Exit.USAGE and "did you mean 'bash'?" in shell.stderr
+    nothing_close = sheetmaster("xyzzy")
+    assert nothing_close.returncode == Exit.USAGE and "did you mean" not in nothing_close.stderr
+
+
+def test_a_closed_pipe_ends_quietly(game):
+    """`resolve --dry-run | head -2`: the reader went away. A pipe whose reading end is
+    closed before the command starts makes its very first line fail, every time."""
+    read, write = os.pipe()
+    os.close(read)
+    full = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    try:
+        done = subprocess.run([sys.executable, "-m", "sheetmaster", "resolve", str(game),
+                               "--dry-run", "-q"], stdout=write, stderr=subprocess.PIPE,
+                              text=True, env=full)
+    finally:
+        os.close(write)
+    assert done.returncode == Exit.PIPE_CLOSED == 141
+    for noise in ("error", "Broken pipe", "Exception", "Traceback"):
+        assert noise not in done.stderr, done.stderr
+
+
+def test_a_closed_pipe_in_process_is_not_an_error(game, monkeypatch, capsys):
+    class Closed:
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self) -> None:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(sys, "stdout", Closed())
+    assert main(["rules"]) == Exit.PIPE_CLOSED
+    assert "error" not in capsys.readouterr().err
+
+
+def completions(monkeypatch, line: str) -> list[str]:
+    """What the shell offers for ``line``, asked as argcomplete's bash script asks."""
+    import io
+
+    import argcomplete
+
+    for name, value in {"_ARGCOMPLETE": "1", "_ARGCOMPLETE_SHELL": "bash", "COMP_LINE": line,
+                        "COMP_POINT": str(len(line)), "_ARGCOMPLETE_IFS": "\n"}.items():
+        monkeypatch.setenv(name, value)
+    class Finder(argcomplete.CompletionFinder):
+        def _init_debug_stream(self) -> None:
+            """Not file descriptor 9, which may be pytest's own (closed when dropped)."""
+            argcomplete.io.debug_stream = sys.stderr
+
+    out = io.StringIO()
+    Finder()(build_parser(), output_stream=out, exit_method=lambda code: None)
+    return [word.strip() for word in out.getvalue().split("\n")]
+
+
+def test_completion_offers_ruleset_names_where_a_ruleset_goes(monkeypatch):
+    offered = completions(monkeypatch, "sheetmaster new ")
+    assert {"claims", "clans", "goldenage", "decades", "eighteen_hundred"} <= set(offered)
+    assert completions(monkeypatch, "sheetmaster new cl") == ["claims", "clans"]
+    assert "goldenage" in completions(monkeypatch, "sheetmaster -q new ")
+    assert "decades" in completions(monkeypatch, "sheetmaster init --sheet X --rules ")
+
+
+@pytest.mark.parametrize("name", ["x.csv", "x.xlsm", "x", "x.ods"])
+def test_new_writes_only_a_file_named_as_a_workbook(tmp_path, capsys, name):
+    """What `new` writes is an .xlsx workbook: under another name, a spreadsheet program
+    would open it as what the name says and find garbage, so it is refused, naming the
+    right one."""
+    assert main(["new", "claims", str(tmp_path / name)]) == Exit.USAGE
+    assert "name it x.xlsx" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    assert main(["new", "claims", str(tmp_path / "x.XLSX"), "-q"]) == 0
+
+
+def test_the_example_dice_warning_is_one_line_once_per_run(game, capsys):
+    from sheetmaster import fairness
+    from sheetmaster.console import setup_logging
+
+    done = sheetmaster("check", str(game), "-q")
+    warned = [line for line in done.stderr.splitlines() if "public dice" in line]
+    assert len(warned) == 1 and len(warned[0]) <= 160, done.stderr
+    assert warned[0].startswith("warning: g.xlsx rolls the example games' public dice")
+    setup_logging(0)  # a run: read twice, said once
+    fairness.read_secret(game)
+    fairness.read_secret(game)
+    assert capsys.readouterr().err.count("public dice") == 1
+    setup_logging(0)  # the next run says it again
+    fairness.read_secret(game)
+    assert capsys.readouterr().err.count("public dice") == 1
+    # the whole story: in --help and the README
+    help_text = " ".join(build_parser().format_help().split())
+    assert "roll their dice from the public secret 'example-seed'" in help_text
+    assert "every run on one says so, once a run, in one line" in " ".join(README.split())

@@ -51,13 +51,13 @@ def test_a_killed_runs_lock_is_released_with_it_and_a_live_one_keeps_others_out(
     while another run does, or a lock file just created and not yet written) cannot arise."""
     game = tmp_path / "game.xlsx"
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time\n"
+        [sys.executable, "-c", "import sys\n"
          "from pathlib import Path\n"
          "from sheetmaster.stores.xlsx import locked\n"
          "with locked(Path(sys.argv[1])):\n"
          "    print('locked', flush=True)\n"
-         "    time.sleep(60)\n", str(game)],
-        stdout=subprocess.PIPE, text=True)
+         "    sys.stdin.read()\n", str(game)],  # holds the lock until it is killed
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "locked"
         assert is_locked(game)

@@ -40,6 +40,7 @@ def _report(tally: rel.CrashTally) -> str:
             + "\n".join(tally.problems))
 
 
+@pytest.mark.long  # SIGKILL at random moments: a reliability run
 def test_killing_an_xlsx_resolve_leaves_the_old_or_the_new_turn(state, tmp_path):
     reference = rel.xlsx_reference(tmp_path, state)
     assert reference.old != reference.new
@@ -50,6 +51,7 @@ def test_killing_an_xlsx_resolve_leaves_the_old_or_the_new_turn(state, tmp_path)
     assert tally.survived == KILLS
 
 
+@pytest.mark.long  # SIGKILL at random moments: a reliability run
 def test_killing_a_sheets_resolve_leaves_the_old_or_the_new_turn(state, tmp_path):
     with FakeSheetsServer() as server:
         reference = rel.sheets_reference(server, state, tmp_path)
@@ -61,6 +63,7 @@ def test_killing_a_sheets_resolve_leaves_the_old_or_the_new_turn(state, tmp_path
     assert tally.survived == KILLS
 
 
+@pytest.mark.long  # a one-second lock must still be held when the next run asks: wall-clock
 def test_a_killed_sheets_runs_lock_expires_and_the_next_run_completes_the_turn(state):
     with FakeSheetsServer() as server:
         reference = rel.in_process_reference(server, state)

@@ -375,6 +375,7 @@ def test_a_round_through_google_sheets_rides_out_faults(server):
     assert tally.faults > 0 and tally.survived == tally.faults
 
 
+@pytest.mark.long  # SIGKILL at random moments: a reliability run
 def test_killing_a_resolve_leaves_the_old_stage_or_the_new_one(tmp_path):
     """SIGKILL at random moments of ``sheetmaster resolve`` on the example's draft stage (the
     decks, the sealed hands and the next stage all written at once): the workbook is exactly

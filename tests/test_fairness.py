@@ -205,9 +205,9 @@ def test_a_game_on_the_examples_public_secret_is_told_so(tmp_path, capsys):
     assert main(["new", "claims", str(game), "--example"]) == 0
     assert "public 'example-seed'" in capsys.readouterr().out
     assert main(["resolve", str(game), "--dry-run", "-q"]) == 0
-    assert "the examples' public one" in capsys.readouterr().err
+    assert "rolls the example games' public dice" in capsys.readouterr().err
     fresh = tmp_path / "real.xlsx"
     assert main(["new", "claims", str(fresh)]) == 0
     assert "public" not in capsys.readouterr().out
     assert main(["check", str(fresh), "-q"]) == 0
-    assert "public one" not in capsys.readouterr().err
+    assert "public dice" not in capsys.readouterr().err

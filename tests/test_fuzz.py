@@ -55,19 +55,32 @@ def clean(figures: fuzzing.Figures) -> None:
 # -- order rows -------------------------------------------------------------------------------
 
 
+def sizes(quick: int, full: int) -> list:
+    """Examples per ruleset: a few in the default run, the full run behind the long marker."""
+    return [pytest.param(quick, id="quick"),
+            pytest.param(full, id="full", marks=pytest.mark.long)]
+
+
+@pytest.mark.parametrize("examples", sizes(6, 50))
 @pytest.mark.parametrize("name", RULESETS)
-@settings(FUZZ, max_examples=50)
-@given(data=st.data())
-def test_order_rows_never_stop_a_turn_and_keep_every_invariant(name, data):
-    case = data.draw(fuzzing.fuzz_cases(rules.get(name)), label="case")
-    clean(fuzzing.check_case(case))
+def test_order_rows_never_stop_a_turn_and_keep_every_invariant(name, examples):
+    @settings(FUZZ, max_examples=examples)
+    @given(data=st.data())
+    def order_rows(data):
+        case = data.draw(fuzzing.fuzz_cases(rules.get(name)), label="case")
+        clean(fuzzing.check_case(case))
+
+    order_rows()
 
 
-def test_volume_run_of_every_ruleset():
-    """run_fuzz as the reliability report calls it: ROWS order rows per ruleset."""
-    figures = fuzzing.run_fuzz(ROWS, seed=0)
+@pytest.mark.parametrize("rows", [pytest.param(1000, id="quick"),  # long: 10,000 a ruleset
+                                  pytest.param(ROWS, id="full", marks=pytest.mark.long)])
+def test_volume_run_of_every_ruleset(rows):
+    """run_fuzz as the reliability report calls it: ``rows`` order rows per ruleset (ROWS in
+    the long run)."""
+    figures = fuzzing.run_fuzz(rows, seed=0)
     assert figures["rulesets"] == RULESETS
-    assert figures["order_rows"] >= ROWS * len(RULESETS)
+    assert figures["order_rows"] >= rows * len(RULESETS)
     assert (figures["uncaught_exceptions"], figures["rows_without_result"],
             figures["invariant_violations"]) == (0, 0, 0), "\n".join(figures["examples"])
     assert figures["damaged_states"] > 0
@@ -84,12 +97,16 @@ def test_volume_run_of_every_ruleset():
 # -- damaged states ---------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("examples", sizes(10, 80))
 @pytest.mark.parametrize("name", RULESETS)
-@settings(FUZZ, max_examples=80)
-@given(data=st.data())
-def test_damaged_states_are_refused_naming_tab_row_and_column(name, data):
-    game, damage = data.draw(fuzzing.damaged_states(rules.get(name)), label="damage")
-    assert fuzzing.refusal_problem(rules.get(name), game, damage) == ""
+def test_damaged_states_are_refused_naming_tab_row_and_column(name, examples):
+    @settings(FUZZ, max_examples=examples)
+    @given(data=st.data())
+    def damaged_states(data):
+        game, damage = data.draw(fuzzing.damaged_states(rules.get(name)), label="damage")
+        assert fuzzing.refusal_problem(rules.get(name), game, damage) == ""
+
+    damaged_states()
 
 
 def _one_of_each_kind(name: str) -> list[fuzzing.Damage]:

@@ -7,13 +7,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "sheets_nightly.py"
+#: benchmark smoke runs: `pytest -m long`
+pytestmark = pytest.mark.long
 
 
 def test_quick_nightly_benchmark_compares_both_ways(tmp_path: Path) -> None:
     out = tmp_path / "nightly.json"
     done = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--out", str(out)],
-                          capture_output=True, text=True, timeout=30)
+                          capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "sheetmaster" in done.stdout and "per tab (gspread)" in done.stdout
     assert "requests" in done.stdout and "wall s" in done.stdout
@@ -37,8 +41,7 @@ def test_payload_benchmark_splits_a_write_over_its_limit(tmp_path: Path) -> None
     out = tmp_path / "payload.json"
     script = SCRIPT.with_name("sheets_payload.py")
     done = subprocess.run([sys.executable, str(script), "--sizes", "100,200", "--limit",
-                           "20000", "--out", str(out)], capture_output=True, text=True,
-                          timeout=60)
+                           "20000", "--out", str(out)], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "written MB" in done.stdout and "largest MB" in done.stdout
     rows = json.loads(out.read_text(encoding="utf-8"))

@@ -82,7 +82,7 @@ def run_check_jsonschema(*paths: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows",
          *map(str, paths)],
-        capture_output=True, text=True, timeout=120, env=offline_env())
+        capture_output=True, text=True, env=offline_env())
 
 
 def test_workflows_match_the_github_workflow_schema():
@@ -123,7 +123,7 @@ def test_zizmor_finds_nothing_offline(folder):
 def run_zizmor(folder: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [zizmor(), "--offline", "--pedantic", "--no-progress", str(folder)],
-        capture_output=True, text=True, timeout=120, env=offline_env(), cwd=folder)
+        capture_output=True, text=True, env=offline_env(), cwd=folder)
 
 
 # --- plain checks of both workflows -------------------------------------------------------
@@ -285,7 +285,7 @@ def run_step_script(tmp_path: Path, step: dict, env: dict[str, str], *,
     script.write_text(step["run"], encoding="utf-8")
     full = {"PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", **env}
     return subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
-                          capture_output=True, text=True, timeout=60, env=full, cwd=tmp_path)
+                          capture_output=True, text=True, env=full, cwd=tmp_path)
 
 
 def run_resolve_script(tmp_path: Path, game: str, dry_run: str, only: str = ""):
@@ -366,6 +366,10 @@ def test_a_broken_games_toml_fails_the_listing(tmp_path):
 
 # --- CI -------------------------------------------------------------------------------------
 
+ON_CHANGES = "github.event_name == 'push' || github.event_name == 'pull_request'"
+ON_SCHEDULE = "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'"
+
+
 def test_ci_runs_the_projects_ci_script():
     workflow = load(CI)
     on = triggers(workflow)
@@ -373,18 +377,53 @@ def test_ci_runs_the_projects_ci_script():
     assert workflow["permissions"] == {"contents": "read"}
     assert workflow["concurrency"]["cancel-in-progress"] is True
     assert "github.ref" in workflow["concurrency"]["group"]
-    (job,) = workflow["jobs"].values()
+    assert "github.event_name" in workflow["concurrency"]["group"]  # a night's run cancels none
+    job = workflow["jobs"]["test"]
+    assert job["if"] == ON_CHANGES
     assert job["runs-on"] == "${{ matrix.os }}"
     assert job["strategy"]["matrix"]["os"] == ["ubuntu-latest", "windows-latest",
                                                "macos-latest"]
     assert job["strategy"]["fail-fast"] is False  # one system failing hides no other
     assert job["timeout-minutes"] == 30
-    assert step_using(workflow, "actions/setup-python")["with"]["python-version"] == "3.11"
+    for name in workflow["jobs"]:
+        python = [s for s in workflow["jobs"][name]["steps"]
+                  if s.get("uses", "").startswith("actions/setup-python@")]
+        assert python[0]["with"]["python-version"] == "3.11", name
     runs = [s for s in job["steps"] if "run" in s]
-    assert runs[-1]["run"].strip() == "bash .ci/run" and runs[-1]["shell"] == "bash"
-    (libreoffice,) = runs[:-1]  # the workbook round trip's second spreadsheet program
-    assert libreoffice["if"] == "runner.os == 'Linux'"
-    assert "libreoffice-calc-nogui" in libreoffice["run"]
+    assert [(r["run"].strip(), r["shell"]) for r in runs] == [("bash .ci/run", "bash")]
+
+
+def test_ci_script_runs_the_readmes_commands_and_no_long_run():
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    commands = [line.split(None, 1)[1] for line in script.splitlines()
+                if line.startswith('"$python" ')]
+    assert commands == ["tasks.py example", "tasks.py test", "tasks.py lint"]
+    assert "apt-get" not in script  # LibreOffice is the scheduled job's
+
+
+def test_the_package_job_installs_the_built_wheel_in_a_clean_venv_and_runs_the_example():
+    job = load(CI)["jobs"]["package"]
+    assert job["if"] == ON_CHANGES
+    script = "\n".join(s["run"] for s in job["steps"] if "run" in s)
+    assert "python -m build" in script
+    assert 'python -m venv "$RUNNER_TEMP/clean"' in script
+    assert "pip install --quiet dist/sheetmaster-*.whl" in script
+    assert "sheetmaster\" new claims game.xlsx --example" in script
+    assert "sheetmaster\" resolve game.xlsx --out resolved.xlsx" in script
+
+
+def test_the_long_runs_are_a_scheduled_job_with_libreoffice():
+    workflow = load(CI)
+    on = triggers(workflow)
+    (cron,) = on["schedule"]
+    minute, hour = cron["cron"].split()[:2]
+    assert minute not in ("0", "*") and hour.isdigit()  # off the hour, once a night
+    assert "workflow_dispatch" in on
+    job = workflow["jobs"]["long"]
+    assert job["if"] == ON_SCHEDULE
+    runs = [s["run"] for s in job["steps"] if "run" in s]
+    assert "libreoffice-calc-nogui" in runs[0]
+    assert runs[-1].strip() == "python tasks.py long"
 
 
 # --- the example key ------------------------------------------------------------------------

@@ -166,3 +166,32 @@ def test_undo_restores_the_pre_turn_workbook(claims, example_book):
     assert digest(example_book) == before
     with pytest.raises(StoreError, match="nothing to undo"):
         undo_turn(XlsxStore(example_book))
+
+
+def test_no_lock_file_is_left_beside_the_workbook_after_a_run(tmp_path):
+    """The lock file is there while a run holds it, and gone once the run ends; the lock
+    still keeps a second run out (test_lock_keeps_a_second_run_out)."""
+    from sheetmaster.cli import main
+
+    game = tmp_path / "g.xlsx"
+    assert main(["new", "claims", str(game), "--example", "-q"]) == 0
+    lock = tmp_path / ".g.xlsx.lock"
+    with locked(game):
+        assert lock.exists()
+    assert not lock.exists()
+    for command in (["check"], ["resolve", "--dry-run"], ["resolve"], ["undo"],
+                    ["map", "--out", str(tmp_path / "map.png")]):
+        assert main([command[0], str(game), *command[1:], "-qq"]) in (0, 1), command
+        assert not lock.exists(), command
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+@pytest.mark.parametrize("content", [b"player,order\nAvalon,claim\n", b"", b"PK\x03\x04 cut"])
+def test_a_file_that_is_not_a_workbook_gets_no_lock(tmp_path, content):
+    from sheetmaster.cli import main
+
+    notes = tmp_path / "notes.csv"
+    notes.write_bytes(content)
+    assert main(["check", str(notes)]) == 5
+    assert main(["resolve", str(notes), "--force"]) == 5
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.csv"]

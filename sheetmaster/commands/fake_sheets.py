@@ -13,10 +13,13 @@ import argparse
 import secrets
 import signal
 import threading
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from sheetmaster import fairness
+from sheetmaster.commands import fake_sheets_edit
 from sheetmaster.exits import Exit, UsageError
 from sheetmaster.stores.gsheets_client import ENDPOINT_ENV, TOKEN_ENV
 
@@ -41,6 +44,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             what = f"holding {args.source}"
             then = f"sheetmaster check --sheet {sid}"
             kept = _recommit(server, sid, Path(args.source))
+            what += _due_now(server, sid)
             if kept is not None:
                 exports.append(f"export {fairness.SECRET_ENV}=\"$(cat {kept})\"")
         else:
@@ -79,6 +83,30 @@ def _recommit(server: Any, sid: str, workbook: Path) -> Path | None:
     return fairness.secret_path(workbook)
 
 
+def _due_now(server: Any, sid: str, now: datetime | None = None) -> str:
+    """A scheduled run resolves only a turn whose deadline has passed, and the example games
+    have none: a game without one gets a deadline a minute ago (and a turn length of a day
+    if it has none), so that ``nightly`` resolves its turn at once and the next one a day
+    later. Returns what was set, for the line that names the spreadsheet ('' if nothing)."""
+    rows = server.values(sid, "Game")
+    where = {str(row[0]).strip().casefold(): (number, row[1] if len(row) > 1 else "")
+             for number, row in enumerate(rows[1:], start=2) if row}
+    if "deadline" not in where or str(where["deadline"][1]).strip():
+        return ""
+    zone = str(where.get("timezone", (0, ""))[1]).strip() or "UTC"
+    try:
+        tz: Any = ZoneInfo(zone)
+    except (ValueError, OSError):
+        return ""  # a bad zone: the run says so, naming the tab and row
+    moment = ((now or datetime.now(timezone.utc)).astimezone(tz) - timedelta(minutes=1))
+    deadline = moment.strftime("%Y-%m-%d %H:%M")
+    server.set_values(sid, f"Game!B{where['deadline'][0]}", [[deadline]])
+    length = where.get("turn length (hours)")
+    if length and not str(length[1]).strip():
+        server.set_values(sid, f"Game!B{length[0]}", [[24]])
+    return f"; its turn is due: deadline set to {deadline} {zone}"
+
+
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
     group = sub.add_parser(
         "fake-sheets", parents=[common], help="a fake Google Sheets API to try the Sheets mode "
@@ -102,3 +130,4 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--title", default="sheetmaster game",
                    help="the empty spreadsheet's title (without --from)")
     p.set_defaults(run=cmd_serve)
+    fake_sheets_edit.register(actions, common)

@@ -31,12 +31,21 @@ log = logging.getLogger("sheetmaster")
 def common_parser() -> argparse.ArgumentParser:
     """-v/-q, given to every command through ``parents=``."""
     common = argparse.ArgumentParser(add_help=False)
-    group = common.add_argument_group("output")
-    group.add_argument("-v", "--verbose", action="count", default=0,
-                       help="say more (each step's time; -vv for debugging)")
-    group.add_argument("-q", "--quiet", action="count", default=0,
-                       help="say less: no progress bar or notes, errors only with -qq")
+    output_options(common.add_argument_group("output"))
     return common
+
+
+def global_options(parser: argparse.ArgumentParser) -> None:
+    """-v/-q before the command too (``sheetmaster -q new ...``). Their own names: a
+    command's parser would set its -v/-q over the same names (argparse's defaults)."""
+    output_options(parser, prefix="global_")
+
+
+def output_options(group: Any, prefix: str = "") -> None:
+    group.add_argument("-v", "--verbose", action="count", default=0, dest=f"{prefix}verbose",
+                       help="say more (each step's time; -vv for debugging)")
+    group.add_argument("-q", "--quiet", action="count", default=0, dest=f"{prefix}quiet",
+                       help="say less: no progress bar or notes, errors only with -qq")
 
 
 def json_option(p: argparse.ArgumentParser) -> None:

@@ -23,9 +23,25 @@ def known_ruleset(name: str):
         raise UsageError(exc.args[0]) from None
 
 
+def ruleset_names(**_: Any) -> list[str]:
+    """What the shell completes where a command wants a ruleset (argcomplete's completer)."""
+    return sorted(rules.available())
+
+
+def new_workbook_path(file: str) -> Path:
+    """The file ``new`` writes: an .xlsx workbook, so named; any other name (x.csv, x.xlsm,
+    no extension) is refused, since Excel or LibreOffice would open it as what its name says
+    and find no such file."""
+    path = Path(file)
+    if path.suffix.casefold() != ".xlsx":
+        raise UsageError(f"{path.name}: sheetmaster writes a new game as an .xlsx workbook; "
+                         f"name it {path.with_suffix('.xlsx').name}")
+    return path
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     ruleset = known_ruleset(args.ruleset)
-    path = Path(args.file)
+    path = new_workbook_path(args.file)
     if path.exists() and not args.force:
         raise UsageError(f"{path} already exists; pick another name or add --force")
     starters = {t.tab: t.starter_rows for t in ruleset.tables if t.starter_rows}
@@ -127,7 +143,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "new", parents=[common], help="write a new game workbook, blank or a playable example",
         description="Write a new game workbook with every tab, headers, a 'How to write "
                     "orders' tab and dropdowns for order kinds.")
-    p.add_argument("ruleset", help="which rules the game plays by (see 'sheetmaster rules')")
+    p.add_argument("ruleset", help="which rules the game plays by (see 'sheetmaster rules')"
+                   ).completer = ruleset_names  # type: ignore[attr-defined]
     p.add_argument("file", help="the .xlsx file to create")
     p.add_argument("--example", action="store_true", help="fill it with the example game")
     p.add_argument("--force", action="store_true", help="overwrite the file if it exists")
@@ -145,7 +162,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
                     "needs and nothing else (games.toml, the nightly workflow, a README), "
                     "or write its workflow again from its games.toml.")
     sheet_options(p)
-    p.add_argument("--rules", help="which rules the game plays by")
+    p.add_argument("--rules", help="which rules the game plays by"
+                   ).completer = ruleset_names  # type: ignore[attr-defined]
     p.add_argument("--repo", metavar="DIR",
                    help="write a game repository into DIR: games.toml, README.md and "
                         ".gitignore if missing, and .github/workflows/nightly.yml from "

@@ -38,7 +38,7 @@ from sheetmaster.stores.xlsx_files import (
     temp_beside,
     undo_last_turn,
 )
-from sheetmaster.stores.xlsx_read import ZIP_ERRORS, check_readable, read_cells
+from sheetmaster.stores.xlsx_read import ZIP_ERRORS, check_readable, open_workbook, read_cells
 from sheetmaster.stores.xlsx_write import Columns, write_turn
 
 __all__ = ["XlsxStore", "backup_path", "copy_atomically", "locked", "read_sheet_rows",
@@ -137,9 +137,9 @@ class XlsxStore:
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
-        """One run at a time on this workbook; what killed runs left is cleared first."""
-        if not self.path.exists():
-            raise StoreError(f"{self.path} does not exist")
+        """One run at a time on this workbook; what killed runs left is cleared first. A file
+        that is not a workbook is refused before any lock is taken beside it."""
+        open_workbook(self.path).close()
         with locked(self.path):
             real = real_path(self.path)
             remove_stale_temps(real, *([self.out] if self.out else []))

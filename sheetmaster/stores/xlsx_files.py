@@ -185,9 +185,11 @@ def lock_path(path: Path) -> Path:
 def locked(path: Path) -> Iterator[None]:
     """One run at a time per workbook, on every system (the ``filelock`` library).
 
-    The lock is the operating system's lock on a file beside the workbook: it goes with the
-    process that holds it, so a killed run never leaves the game locked. The lock file itself
-    stays (removing it would let two runs lock two different files of the same name).
+    The lock is the operating system's lock on a small file beside the workbook while a run
+    holds it: it goes with the process that holds it, so a killed run never leaves the game
+    locked. The run removes the file before it lets go of the lock, so nothing is left
+    beside the workbook; a run that opened the old file just then finds it gone once it
+    gets its lock, and takes the lock as held (filelock checks the file still has a name).
     """
     lock = FileLock(lock_path(path), timeout=0)
     try:
@@ -201,17 +203,22 @@ def locked(path: Path) -> Iterator[None]:
     try:
         yield
     finally:
+        # Windows removes no open file: filelock removes it there once it is released.
+        with contextlib.suppress(OSError):
+            Path(lock.lock_file).unlink()
         lock.release()
 
 
 def is_locked(path: Path) -> bool:
-    """Whether a run holds the workbook's lock now."""
+    """Whether a run holds the workbook's lock now (no file: none does)."""
+    if not lock_path(path).exists():
+        return False
     lock = FileLock(lock_path(path), timeout=0)
     try:
         lock.acquire()
     except Timeout:
         return True
-    lock.release()
+    lock.release()  # the file is left as it was found (a killed run's)
     return False
 
 

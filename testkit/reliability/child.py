@@ -112,7 +112,9 @@ class CliChild:
         self.proc.wait()
         return self.proc.returncode == -signal.SIGKILL
 
-    def wait(self, timeout: float = 120.0) -> tuple[int, str, str]:
+    def wait(self, timeout: float | None = None) -> tuple[int, str, str]:
+        """The child's exit code and output, once it ends (however long a loaded machine
+        takes, unless ``timeout`` says otherwise)."""
         out, err = self.proc.communicate(timeout=timeout)
         self.ended = time.monotonic()
         return self.proc.returncode, out, err

@@ -79,9 +79,11 @@ def sheet_locks(server: FakeSheetsServer, sid: str) -> list[dict[str, Any]]:
     return [m for m in server.developer_metadata(sid) if m.get("metadataKey") == LOCK_KEY]
 
 
-def sheets_store(server: FakeSheetsServer, sid: str, *, timeout: float = 10.0,
+def sheets_store(server: FakeSheetsServer, sid: str, *, timeout: float | None = None,
                  retry: RetryPolicy | None = None, **kw: Any) -> SheetsStore:
-    """A SheetsStore on the fake through the real gspread client, quick to retry."""
+    """A SheetsStore on the fake through the real gspread client, quick to retry; a request
+    waits as long as it takes unless ``timeout`` (seconds) says otherwise, so that a loaded
+    machine fails nothing."""
     client = server.client()
     client.set_timeout(timeout)
     retry = retry or RetryPolicy(deadline=30, first_wait=0.01, max_wait=0.1)

@@ -54,6 +54,7 @@ from sheetmaster.runs import Mode, decide, ruleset_of, run_turn
 from sheetmaster.stores.gsheets import UNDO_TAB, SheetsStore
 from sheetmaster.stores.xlsx import read_sheet_rows
 from sheetmaster.testing.fakesheets import FakeSheetsServer
+from sheetmaster.testing.fakesheets.upload import bind_game
 
 try:  # run as a script: benchmarks/ is on sys.path
     from claims_scale import SEED, build_game_state, generate_game
@@ -116,9 +117,12 @@ def frame_rows(df: Any) -> list[list[Any]]:
 
 
 def upload(server: FakeSheetsServer, state: GameState) -> str:
-    """A fresh spreadsheet holding the game (directly, no HTTP: not part of any timing)."""
+    """A fresh spreadsheet holding the game (directly, no HTTP: not part of any timing), laid
+    out and bound to its tabs as ``sheetmaster init`` leaves it (not timed either)."""
     sheets = {tab: frame_rows(df) for tab, df in state.tables.items()}
-    return server.create_spreadsheet(title="nightly benchmark", sheets=sheets, time_zone=ZONE)
+    sid = server.create_spreadsheet(title="nightly benchmark", sheets=sheets, time_zone=ZONE)
+    bind_game(server, sid, DICE_SECRET)
+    return sid
 
 
 # -- the two ways ---------------------------------------------------------------------------
@@ -162,8 +166,10 @@ class _Clock:
             began = time.perf_counter()
             try:
                 return send(method, url, *args, **kwargs)
-            finally:
-                self.calls.append((method.upper(), began, time.perf_counter()))
+            finally:  # a read asks by data filter with a POST
+                read = method.upper() == "GET" or url.endswith(":batchGetByDataFilter")
+                self.calls.append(("GET" if read else method.upper(), began,
+                                   time.perf_counter()))
 
         session.request = timed
 

@@ -20,13 +20,13 @@ from sheetmaster.stores.xlsx_layout import write_new_workbook
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.upload import upload_state
 
-
-def upload(server: FakeSheetsServer, state: GameState, time_zone: str = "UTC") -> str:
-    return upload_state(server, state, time_zone=time_zone)
-
-
 #: the test games' dice secret, kept outside the sheet as a real game's is.
 SECRET = "the test game's dice secret"
+
+
+def upload(server: FakeSheetsServer, state: GameState, time_zone: str = "UTC") -> str:
+    """The game laid out and bound as ``init`` leaves it."""
+    return upload_state(server, state, time_zone=time_zone, secret=SECRET)
 
 
 def store_for(server: FakeSheetsServer, sid: str, **kw) -> SheetsStore:
@@ -211,7 +211,8 @@ def test_form_intake_rejects_orders_sent_from_someone_elses_address(server, clai
                "amount": 1},
               {"email": "arthur@example.org", "player": "Avalon", "order": "build armies",
                "amount": 2}]
-    sid = upload(server, build_state(claims, tables, orders))
+    # the tab a Google Form fills (init protects it: only the Form and the GM write in it)
+    sid = upload(server, build_state(claims, tables, orders, settings={"orders tab": "Orders"}))
     outcome = run_turn(store_for(server, sid), Mode.RESOLVE, secret=SECRET)
     results = {r.row: r for r in outcome.result.results}
     assert results[2].status is Status.REJECTED and "not Avalon's address" in results[2].reason

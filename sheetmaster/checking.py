@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sheetmaster.dice import PracticeDice
-from sheetmaster.engine import resolve
+from sheetmaster.engine import orders_private, resolve
 from sheetmaster.model import GameState, OrderResult, Status, TurnResult
 from sheetmaster.orders import REASON, RESULT
 from sheetmaster.ruleset import Ruleset
@@ -47,6 +47,7 @@ def check(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> TurnRe
             PRACTICE_SEED, mirror=practice), secret=secret).results}
         results = [_by_dice(r, mirrored.get(r.row)) for r in results]
     tables = dict(result.before.tables)
+    private = orders_private(result.before)  # the orders tab is the GM's alone
     for tab, sign in ((ORDERS_TAB, 1), (GM_ORDERS_TAB, -1)):
         if tab not in tables:
             continue
@@ -56,7 +57,8 @@ def check(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> TurnRe
         for r in results:
             if r.row * sign > 0:
                 orders.at[r.row * sign, RESULT] = CHECK_WORDS[r.status]
-                orders.at[r.row * sign, REASON] = r.public_reason
+                orders.at[r.row * sign, REASON] = r.reason if private and sign > 0 \
+                    else r.public_reason
         tables[tab] = orders
     after = GameState(tables, result.before.meta)
     return TurnResult(ruleset.name, result.turn, 0, result.before, after, results, [],

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from sheetmaster import collector
-from sheetmaster.engine import all_tables
+from sheetmaster.engine import all_tables, orders_private
 from sheetmaster.model import GM_ONLY, Event, GameState, OrderResult, Status, TurnResult
 from sheetmaster.orders import PLAYER
 from sheetmaster.ruleset import Ruleset
@@ -311,13 +311,15 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
     if dice:
         out += [f"Dice: {md(dice)}. Anyone can check them with `sheetmaster verify`.", ""]
     out += groups.whole_game
+    private = viewer != GM and orders_private(result.before)
     if viewer is None or viewer == GM:
         everything = viewer == GM
         for name in groups.players:
             orders = groups.orders.get(name, [])
             events = groups.events.get(name, [])
             out += _section(ruleset, groups, name,
-                            orders if everything else [r for r in orders if not r.secret],
+                            None if private else orders if everything else
+                            [r for r in orders if not r.secret],
                             result.notes.get(name) if everything else None,
                             events if everything else [e for e in events if e.public])
         if everything:
@@ -337,14 +339,17 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
                 out += [f"## {md(name)}", "", *lines]
         out += [ELSEWHERE_CHECKED if checked else ELSEWHERE, ""]
     orders, rejected, dice_rolled = groups.totals(viewer)
-    out.append(f"_{plural(orders, 'order')}, {rejected} rejected, "
-               f"{plural(dice_rolled, 'die', 'dice')} rolled._")
+    counted = "" if private and viewer is None else \
+        f"{plural(orders, 'order')}, {rejected} rejected, "
+    out.append(f"_{counted}{plural(dice_rolled, 'die', 'dice')} rolled._")
     return "\n".join(out) + "\n"
 
 
-def _section(ruleset: Ruleset, groups: TurnGroups, name: str, orders: list[OrderResult],
-             notes: list[str] | None, events: list[Event]) -> list[str]:
-    """One player's section: orders, notes, lines by phase, holdings and balances."""
+def _section(ruleset: Ruleset, groups: TurnGroups, name: str,
+             orders: list[OrderResult] | None, notes: list[str] | None,
+             events: list[Event]) -> list[str]:
+    """One player's section: orders (None: kept private), notes, lines by phase, holdings
+    and balances."""
     out = [f"## {md(name)}", "", *_orders_section(orders)]
     if notes:
         out += ["**Only for you** (and the GM)", "", *(f"- {md(line)}" for line in notes), ""]
@@ -380,7 +385,13 @@ def player_reports(ruleset: Ruleset, result: TurnResult, *, checked: bool = Fals
     return reports
 
 
-def _orders_section(mine: list[OrderResult]) -> list[str]:
+#: what the public report says of orders kept in the GM's own spreadsheet.
+PRIVATE_ORDERS = ("Orders are private in this game: each player's own report lists theirs.")
+
+
+def _orders_section(mine: list[OrderResult] | None) -> list[str]:
+    if mine is None:
+        return [PRIVATE_ORDERS, ""]
     if not mine:
         return ["No orders this turn.", ""]
     return ["| row | order | result | reason |", "|---|---|---|---|",

@@ -99,7 +99,7 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
             command, game_label(args), ruleset, shown, dry_run=not outcome.written,
             written=outcome.written, report=report, practice=outcome.practice)))
         return code
-    print(f"turn {result.turn}: {len(result.results)} orders")
+    print(f"turn {result.turn}: {len(shown.results)} orders")  # private ones are not told
     if outcome.practice:
         print(PRACTICE_NOTE)
     print(format_results(shown, CHECK_WORDS if mode is Mode.CHECK else None))

@@ -234,6 +234,16 @@ def test_a_game_laid_out_before_binding_stops_until_init_runs_again(server, caps
     assert main(["resolve", "--sheet", sid, "--force", "-q"]) == Exit.OK
 
 
+def test_init_again_without_the_games_secret_changes_nothing(server, monkeypatch, capsys):
+    """A new secret would bind the game with a key its runs do not have."""
+    sid = laid_out(server, claims_game())
+    before = tabs(server, sid)
+    monkeypatch.delenv(SECRET_ENV)
+    assert main(["init", "--sheet", sid, "--rules", "claims", "-q"]) == Exit.STORE
+    assert "already holds a game: set SHEETMASTER_DICE_SECRET" in capsys.readouterr().err
+    assert tabs(server, sid) == before
+
+
 def test_an_editor_init_did_not_make_stops_the_run(server):
     sid = laid_out(server, claims_game())
     gm = server.client(GM).http_client

@@ -76,7 +76,7 @@ def cmd_init(args: argparse.Namespace) -> int:
         raise UsageError("--orders-sheet must name a second spreadsheet, not the game's own")
     editors = [*(args.editor or []), job]
     plans = lay_out(store, ruleset, editors, secret, form_tab=args.form_tab,
-                    orders_sheet=args.orders_sheet)
+                    orders_sheet=args.orders_sheet, new_secret=made)
     print(f"laid out {args.sheet} for the {ruleset.name} rules.")
     for where, plan in plans:
         if plan.added_tabs:

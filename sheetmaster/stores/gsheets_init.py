@@ -28,7 +28,7 @@ from typing import Any
 
 from sheetmaster import values
 from sheetmaster.engine import DICE_COMMITMENT, all_tables, game_settings
-from sheetmaster.fairness import turn_dice
+from sheetmaster.fairness import DiceSecretError, turn_dice
 from sheetmaster.orders import PLAYER, REASON, RESULT, TURN
 from sheetmaster.ruleset import Ruleset, player_name_columns
 from sheetmaster.schema import Table
@@ -374,15 +374,22 @@ def _dropdowns(ruleset: Ruleset, sheet_id: int, header: list[str], *, players: b
 
 
 def lay_out(store: SheetsStore, ruleset: Ruleset, editors: list[str], secret: str, *,
-            form_tab: str | None = None, orders_sheet: str | None = None
-            ) -> list[tuple[str, InitPlan]]:
+            form_tab: str | None = None, orders_sheet: str | None = None,
+            new_secret: bool = False) -> list[tuple[str, InitPlan]]:
     """``init``'s work: the orders spreadsheet (if any) laid out and bound, then the game's
     own; a form tab and an orders spreadsheet named by an earlier init are kept. Returns
-    (label, plan) of each spreadsheet."""
+    (label, plan) of each spreadsheet. ``new_secret``: ``secret`` was made just now, which
+    is refused for a spreadsheet that already holds a game."""
     store.binding_required = False  # init is what binds the game: it reads every tab
     plans = []
     with store.locked():
         existing = read_existing(store)
+        if new_secret and len(existing.get(GAME_TAB) or []) > 1:
+            raise DiceSecretError(
+                "this spreadsheet already holds a game: set SHEETMASTER_DICE_SECRET to its "
+                "dice secret before running init again (init binds the game to its tabs with "
+                "a key from it, and a new secret would fit neither the game's dice "
+                "commitment nor its runs). Nothing was changed")
         form_tab, orders_sheet = kept_intake(existing, form_tab, orders_sheet)
         if orders_sheet:
             orders = type(store)(orders_sheet, store.client, retry=store.retry,

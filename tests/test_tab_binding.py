@@ -244,6 +244,22 @@ def test_init_again_without_the_games_secret_changes_nothing(server, monkeypatch
     assert tabs(server, sid) == before
 
 
+def test_a_players_orders_tab_of_another_name_stays_theirs(server):
+    """An 'orders tab' setting that names a tab without verified e-mails is the players'
+    own orders tab, renamed: init binds it and leaves it open to them."""
+    state = claims_game(**{"orders tab": "Commands"})
+    state.tables["Commands"] = state.tables.pop("Orders")
+    sid = laid_out(server, state)
+    assert "Orders" not in tabs(server, sid)
+    book = as_player(server, sid)
+    header = book.worksheet("Commands").row_values(1)
+    row = [{"player": "Avalon", "order": "build armies", "amount": 1}.get(c, "") for c in header]
+    book.worksheet("Commands").append_row(row)
+    outcome = run_turn(job(server, sid), Mode.RESOLVE, secret=for_sheet(SECRET, sid),
+                       force=True)
+    assert outcome.written and outcome.result.results[-1].player == "Avalon"
+
+
 def test_an_editor_init_did_not_make_stops_the_run(server):
     sid = laid_out(server, claims_game())
     gm = server.client(GM).http_client

@@ -76,17 +76,20 @@ class InitPlan:
 
 def plan_init(store: SheetsStore, ruleset: Ruleset, *, editors: list[str],
               form_tab: str | None = None, existing: dict[str, list[list[Any]]],
-              secret: str, orders_sheet: str | None = None) -> InitPlan:
+              secret: str, orders_sheet: str | None = None,
+              orders_title: str = ORDERS_TAB) -> InitPlan:
     """The requests that lay the sheet out; ``existing`` is each tab's current values,
     ``editors`` who may edit the protected tabs (the GM and the nightly job's account), and
     ``secret`` the game's dice secret (for turn 1's dice commitment); ``orders_sheet``: the
-    second spreadsheet the orders tab lives in (laid out by :func:`plan_orders`)."""
+    second spreadsheet the orders tab lives in (laid out by :func:`plan_orders`);
+    ``orders_title``: the players' orders tab, if the Game tab names another than Orders."""
     plan = InitPlan()
     next_id = max([t.sheet_id for t in store.tabs.values()] + [0]) + 1
     tables = list(all_tables(ruleset))
-    _check_names(store, [HOWTO_TAB, *(t.tab for t in tables), form_tab or ""])
+    _check_names(store, [HOWTO_TAB, *(t.tab for t in tables), form_tab or "", orders_title])
     for index, table in enumerate([None, *tables]):
-        title = HOWTO_TAB if table is None else table.tab
+        title = HOWTO_TAB if table is None else \
+            orders_title if table.tab == ORDERS_TAB else table.tab
         if table is not None and table.tab == ORDERS_TAB and orders_sheet:
             if _existing(store, form_tab or ORDERS_TAB) is not None:
                 plan.notes.append(f"tab {form_tab or ORDERS_TAB!r} of this spreadsheet is no "
@@ -138,34 +141,36 @@ def plan_init(store: SheetsStore, ruleset: Ruleset, *, editors: list[str],
 
 
 def plan_orders(store: SheetsStore, ruleset: Ruleset, *, editors: list[str],
-                form_tab: str | None, existing: dict[str, list[list[Any]]]) -> InitPlan:
+                form_tab: str | None, existing: dict[str, list[list[Any]]],
+                orders_title: str = ORDERS_TAB) -> InitPlan:
     """The requests that lay out a game's orders spreadsheet (only the GM and the job's
-    account open it): the orders tab, or the Form's responses tab, and an undo tab, every
-    one protected and bound."""
+    account open it): the orders tab (``orders_title``), or the Form's responses tab, and an
+    undo tab, every one protected and bound."""
     plan = InitPlan()
     table = orders_table(ruleset.order_columns)
-    _check_names(store, [ORDERS_TAB, form_tab or ""])
+    _check_names(store, [orders_title, form_tab or ""])
     if form_tab:
         plan.requests += _form_tab(store, plan, table, form_tab, existing, editors)
     else:
-        tab = _existing(store, ORDERS_TAB)
+        title = orders_title
+        tab = _existing(store, title)
         sheet_id = tab.sheet_id if tab is not None else \
             max([t.sheet_id for t in store.tabs.values()] + [0]) + 1
         if tab is None:
             plan.requests.append({"addSheet": {"properties": {
-                "sheetId": sheet_id, "title": ORDERS_TAB, "index": 0, "gridProperties": {
+                "sheetId": sheet_id, "title": title, "index": 0, "gridProperties": {
                     "rowCount": ORDER_ROWS, "columnCount": max(26, len(_header(table, None))),
                     "frozenRowCount": 1}}}})
-            plan.added_tabs.append(ORDERS_TAB)
+            plan.added_tabs.append(title)
         else:
-            plan.kept_tabs.append(ORDERS_TAB)
-        if not existing.get(ORDERS_TAB):
+            plan.kept_tabs.append(title)
+        if not existing.get(title):
             header = _header(table, None)
             plan.requests += [_write(sheet_id, 0, 0, [header]),
                               *_dropdowns(ruleset, sheet_id, header, players=False)]
-        plan.requests += _protect(tab, sheet_id, ORDERS_TAB, editors)
-        plan.protected.append(ORDERS_TAB)
-        plan.bound.append(ORDERS_TAB)
+        plan.requests += _protect(tab, sheet_id, title, editors)
+        plan.protected.append(title)
+        plan.bound.append(title)
     next_id = max([t.sheet_id for t in store.tabs.values()] + [0]) + 2
     plan.requests += _undo_tab(store, next_id, editors)
     plan.protected.append(UNDO_TAB)
@@ -390,18 +395,26 @@ def lay_out(store: SheetsStore, ruleset: Ruleset, editors: list[str], secret: st
                 "dice secret before running init again (init binds the game to its tabs with "
                 "a key from it, and a new secret would fit neither the game's dice "
                 "commitment nor its runs). Nothing was changed")
-        form_tab, orders_sheet = kept_intake(existing, form_tab, orders_sheet)
-        if orders_sheet:
-            orders = type(store)(orders_sheet, store.client, retry=store.retry,
-                                 secret=secret, account=store.account, game=store.spreadsheet_id)
+        named, orders_sheet = kept_intake(existing, form_tab, orders_sheet)
+        orders = type(store)(orders_sheet, store.client, retry=store.retry, secret=secret,
+                             account=store.account, game=store.spreadsheet_id) \
+            if orders_sheet else None
+        there = survey(orders) if orders is not None else existing
+        # a tab the Game tab names is a Form's if it takes e-mails; else the players' own
+        orders_title = ORDERS_TAB
+        if named and not form_tab and not takes_emails(there.get(named)):
+            named, orders_title = None, named
+        form_tab = named
+        if orders is not None:
             plan = plan_orders(orders, ruleset, editors=editors, form_tab=form_tab,
-                               existing=survey(orders))
+                               existing=there, orders_title=orders_title)
             orders.apply(plan.requests, "laying out the orders spreadsheet", release=False)
             orders.apply(bind_requests(orders, plan, secret, store.spreadsheet_id),
                          "binding the game to its orders tab", release=False)
             plans.append((f"orders spreadsheet {orders_sheet}: ", plan))
         plan = plan_init(store, ruleset, editors=editors, form_tab=form_tab,
-                         existing=existing, secret=secret, orders_sheet=orders_sheet)
+                         existing=existing, secret=secret, orders_sheet=orders_sheet,
+                         orders_title=orders_title)
         store.apply(plan.requests, "laying out the sheet", release=False)
         store.apply(bind_requests(store, plan, secret), "binding the game to its tabs")
         plans.insert(0, ("", plan))
@@ -417,6 +430,12 @@ def kept_intake(existing: dict[str, list[list[Any]]], form_tab: str | None,
                 if len(r) > 1}
     return (form_tab or settings.get("orders tab") or None,
             (orders_sheet or "").strip() or settings.get(ORDERS_SHEET) or None)
+
+
+def takes_emails(rows: list[list[Any]] | None) -> bool:
+    """Whether a tab's header has a verified sender's address (a Google Form's)."""
+    header = {values.fold(values.text(h)) for h in (rows[0] if rows else [])}
+    return bool(header & {"email", "email address"})
 
 
 def survey(store: SheetsStore) -> dict[str, list[list[Any]]]:

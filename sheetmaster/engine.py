@@ -6,6 +6,7 @@ that on either side of it.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import chain
@@ -34,7 +35,13 @@ from sheetmaster.model import (
     Status,
     TurnResult,
 )
-from sheetmaster.order_outcomes import in_sheet_order, orders_after, refuse_out_of_turn, when
+from sheetmaster.order_outcomes import (
+    in_sheet_order,
+    orders_after,
+    refuse_out_of_turn,
+    secret_orders,
+    when,
+)
 from sheetmaster.orders import OrderReader, ParsedOrders
 from sheetmaster.ruleset import Context, Ruleset
 from sheetmaster.schema import Problem, Problems, StateError, Table, match_columns, validate_table
@@ -232,9 +239,10 @@ def _with_formula_text(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def read_orders(ruleset: Ruleset, prepared: Prepared) -> ParsedOrders:
+def read_orders(ruleset: Ruleset, prepared: Prepared,
+                left_out: Collection[int] = ()) -> ParsedOrders:
     """This turn's orders: the Orders tab's, then the GM orders tab's (their rows are
-    negative: -5 is the GM orders tab's row 5)."""
+    negative: -5 is the GM orders tab's row 5), but the rows ``left_out``."""
     emails = getattr(prepared.world, "emails", dict)()
     reader = OrderReader(ruleset.order_kinds, prepared.world.names(), emails)
     meta = prepared.state.meta
@@ -247,12 +255,14 @@ def read_orders(ruleset: Ruleset, prepared: Prepared) -> ParsedOrders:
             return True  # an unreadable time is not a reason to hold an order back
         return posted is None or posted <= deadline
 
-    parsed = reader.read(prepared.state.tables[ORDERS_TAB], prepared.state.turn,
-                         in_time if deadline is not None else None)
+    parsed = reader.read(_without(prepared.state.tables[ORDERS_TAB],
+                                  [r for r in left_out if r > 0]),
+                         prepared.state.turn, in_time if deadline is not None else None)
     if not ruleset.gm_orders:
         return parsed
     gm = OrderReader(ruleset.order_kinds, prepared.world.names()).read(
-        prepared.state.tables[GM_ORDERS_TAB], prepared.state.turn)
+        _without(prepared.state.tables[GM_ORDERS_TAB], [-r for r in left_out if r < 0]),
+        prepared.state.turn)
     first = sum(map(len, parsed.batches.values()))
     for kind, batch in gm.batches.items():
         parsed.batches[kind].extend(batch, rows_sign=-1, seq_offset=first)
@@ -260,6 +270,15 @@ def read_orders(ruleset: Ruleset, prepared: Prepared) -> ParsedOrders:
     parsed.blank_turn_rows += [-r for r in gm.blank_turn_rows]
     parsed.rejected_rows += [replace(r, row=-r.row) for r in gm.rejected_rows]
     return parsed
+
+
+def _without(orders: pd.DataFrame, rows: list[int]) -> pd.DataFrame:
+    """The orders tab without these sheet rows (as if they were blank)."""
+    if not rows:
+        return orders
+    out = orders.drop(index=rows)
+    out.attrs = dict(orders.attrs)
+    return out
 
 
 DICE_COMMITMENT = "dice commitment"
@@ -284,7 +303,8 @@ def _committed(state: GameState, dice: TurnDice) -> bool:
 
 def resolve(ruleset: Ruleset, raw: GameState, *, seed: int | None = None,
             dice: Dice | None = None, secret: str | None = None,
-            now: datetime | None = None, notes_before: bool = False) -> TurnResult:
+            now: datetime | None = None, notes_before: bool = False,
+            left_out: Collection[int] = ()) -> TurnResult:
     """Resolve the current turn: every phase in order, every order given a result.
 
     The dice come from the game's dice ``secret`` (the turn's seed is derived from it, checked
@@ -293,9 +313,11 @@ def resolve(ruleset: Ruleset, raw: GameState, *, seed: int | None = None,
     it), or from a given ``seed`` or ``dice`` (tests). ``now`` is when the turn is resolved:
     the next deadline is set after it. ``notes_before``: each player's notes as the game
     stood before the turn (``check`` shows nothing the turn would draw), not after.
+    ``left_out``: order rows (negative: the GM orders tab's) read as if they were blank, and
+    given no result (``check`` answers without the private orders a reader may not know).
     """
     with collector.paused():
-        return _resolve(ruleset, raw, seed, dice, secret, now, notes_before)
+        return _resolve(ruleset, raw, seed, dice, secret, now, notes_before, left_out)
 
 
 def private_notes(world: Any) -> dict[str, list[str]]:
@@ -307,7 +329,7 @@ def private_notes(world: Any) -> dict[str, list[str]]:
 
 def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | None,
              secret: str | None, now: datetime | None,
-             notes_before: bool = False) -> TurnResult:
+             notes_before: bool = False, left_out: Collection[int] = ()) -> TurnResult:
     prepared = prepare(ruleset, raw, secret)
     before = private_notes(prepared.world) if notes_before else None
     state = prepared.state
@@ -326,8 +348,9 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
     if date.over:
         raise StateError([Problem(GAME_TAB, state.meta["setting_rows"].get("stage"), "value",
                                   "the game is over; there is no turn left to resolve")])
-    parsed = read_orders(ruleset, prepared)
+    parsed = read_orders(ruleset, prepared, left_out)
     batches = parsed.batches
+    private = secret_orders(ruleset, prepared.world, batches)
     refused = refuse_out_of_turn(ruleset, date, batches)
     events: list[Event] = []
     with Context(prepared.world, batches, dice, turn, events, parsed.rejected_rows,
@@ -353,11 +376,10 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
                 batch.resolve_each(left, Status.REJECTED, reasons.NOT_NOW.say(
                     kind=batch.kind, now=when(date)) if batch.kind in idle else
                     reasons.NOT_RESOLVED.say())
-        secret = {k.name for k in ruleset.order_kinds if k.secret}
-        for r in parsed.rejected if secret else ():
-            r.secret = r.kind in secret
+        for r in parsed.rejected:
+            r.secret = private.get(r.kind) is True
         ordered = in_sheet_order([*parsed.rejected, *chain.from_iterable(
-            batch.results(batch.kind in secret) for batch in batches.values())])
+            batch.results(private.get(batch.kind, False)) for batch in batches.values())])
         after_tables = dict(state.tables)
         after_tables.update(prepared.world.to_tables(state))
         after_tables.update(prepared.lasting.to_tables(state))

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from sheetmaster.model import Status, TurnResult
-from sheetmaster.report import cell_changes
+from sheetmaster.report import CellChange, cell_changes
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import StateError
+from sheetmaster.tabs import GM_ORDERS_TAB, ORDERS_TAB
 
 SCHEMA = 1
 
@@ -48,8 +49,9 @@ def _cell(value: Any) -> Any:
 def turn_document(command: str, game: str, ruleset: Ruleset, result: TurnResult, *,
                   dry_run: bool, written: bool, report: Path | None = None,
                   practice: bool = False) -> dict[str, Any]:
-    """What ``check --json`` and ``resolve --json`` print."""
-    counts = {status.value: 0 for status in Status}
+    """What ``check --json`` and ``resolve --json`` print, of ``result`` as anyone may see
+    it (:meth:`TurnResult.public`: no secret order)."""
+    counts = {status.value: 0 for status in Status if status is not Status.PRIVATE}
     for r in result.results:
         counts[r.status.value] += 1
     document: dict[str, Any] = {
@@ -68,15 +70,26 @@ def turn_document(command: str, game: str, ruleset: Ruleset, result: TurnResult,
         return document
     document["seed"] = result.seed
     document["practice_dice"] = practice
+    shown = {r.row for r in result.results}
     document["changes"] = [
         {"tab": c.tab, "row": c.row, "key": c.key, "column": c.column,
          "before": _cell(c.before), "after": _cell(c.after)}
-        for c in cell_changes(ruleset, result)]
+        for c in cell_changes(ruleset, result) if _shown(c, shown)]
     document["events"] = [
         {"seq": e.seq, "phase": e.phase, "player": e.player, "kind": e.kind, "text": e.text,
          "sides": e.sides, "value": e.value} for e in result.events]
     document["report"] = str(report) if report else None
     return document
+
+
+def _shown(change: CellChange, rows: set[int]) -> bool:
+    """Whether a changed cell may be shown: an order row's only if its order is (a secret
+    order's result cell would say there is one)."""
+    if change.tab == ORDERS_TAB:
+        return change.row in rows
+    if change.tab == GM_ORDERS_TAB:
+        return -change.row in rows
+    return True
 
 
 def rules_document(rulesets: dict[str, Ruleset]) -> dict[str, Any]:

@@ -19,6 +19,9 @@ class Status(str, enum.Enum):
     BLOCKED = "blocked"
     #: a standing order for a case that did not arise (e.g. which pop to lose to famine).
     NOT_NEEDED = "not needed"
+    #: what everyone but its player (and the GM) sees of a secret order, whatever became of
+    #: it: never an order's own outcome, only the face it shows (:attr:`OrderResult.shown`).
+    PRIVATE = "private"
 
 
 #: Who may see an event: everyone; its player (and the GM); the GM alone. Any other value
@@ -76,12 +79,24 @@ class OrderResult:
     kind: str
     status: Status
     reason: str = ""
-    #: an order of a secret kind: the shared sheet shows its status, not its reason.
+    #: a secret order (one that names or hangs on a secret of its player's, such as a card
+    #: in hand): everyone else sees its status as PRIVATE and no reason, whatever became of
+    #: it, so that its row tells a prober nothing; its player's own report has the rest.
     secret: bool = False
+
+    @property
+    def public_status(self) -> Status:
+        return Status.PRIVATE if self.secret else self.status
 
     @property
     def public_reason(self) -> str:
         return PRIVATE_REASON if self.secret else self.reason
+
+    def shown(self) -> OrderResult:
+        """The result as anyone may see it: a secret order's as PRIVATE, without its reason."""
+        if not self.secret:
+            return self
+        return replace(self, status=Status.PRIVATE, reason=PRIVATE_REASON)
 
 
 @dataclass(slots=True)
@@ -134,20 +149,26 @@ class TurnResult:
     #: player -> what only that player (and the GM) may know of the game as it stands after
     #: the turn (before it, for a check): a hand of cards, a secret goal.
     notes: dict[str, list[str]] = field(default_factory=dict)
+    #: a check's answers as a reader may know them, where they are not ``results`` (the
+    #: GM's: every order as it stands): None -> every row's, for the shared sheet and the
+    #: output; a player -> their own rows'. Empty for a resolve, whose secret orders' effects
+    #: are public by the rules (a card played is shown).
+    views: dict[str | None, list[OrderResult]] = field(default_factory=dict)
 
     def public(self) -> TurnResult:
-        """What anyone may see: public events only, no secret order (a report posted for
-        everyone, a CI log); the shared sheet shows a secret order's status alone."""
-        return replace(self, results=[r for r in self.results if not r.secret],
-                       events=[e for e in self.events if e.public], notes={})
+        """What anyone may see in a report posted for everyone or a CI log: public events
+        only, and no secret order at all (where orders are kept in a GM-only spreadsheet,
+        even its being there is its player's secret). The shared sheet shows a secret
+        order's status as PRIVATE."""
+        shown = self.views.get(None, self.results)
+        return replace(self, results=[r for r in shown if not r.secret],
+                       events=[e for e in self.events if e.public], notes={}, views={})
 
-    def seen_by(self, player: str) -> TurnResult:
-        """What ``player`` may see: public events and their own, their own secret orders and
-        notes."""
-        return replace(self, results=[r for r in self.results
-                                      if not r.secret or r.player == player],
-                       events=[e for e in self.events if e.visible_to(player)],
-                       notes={p: n for p, n in self.notes.items() if p == player})
+    def own_results(self, player: str) -> list[OrderResult]:
+        """``player``'s own orders, each as its player may know it (see :attr:`views`)."""
+        if player in self.views:
+            return self.views[player]
+        return [r for r in self.views.get(None, self.results) if r.player == player]
 
     def result_for_row(self, row: int) -> OrderResult | None:
         for r in self.results:

@@ -93,13 +93,15 @@ class OrderBatch:
         return OrderResult(self.rows[i], self.players[i], self.kind, status, self.reason[i],
                            secret)
 
-    def results(self, secret: bool = False) -> list[OrderResult]:
-        """Every order's outcome (each must be resolved by now), in posting order."""
+    def results(self, secret: bool | Sequence[bool] = False) -> list[OrderResult]:
+        """Every order's outcome (each must be resolved by now), in posting order;
+        ``secret``: whether they are secret orders, all alike or one flag each."""
         n = len(self.rows)
         if self._resolved != n:
             raise RuntimeError(f"{n - self._resolved} '{self.kind}' orders are unresolved")
+        flags = repeat(secret, n) if isinstance(secret, bool) else secret
         return list(map(OrderResult, self.rows, self.players, repeat(self.kind, n),
-                        self.status, self.reason, repeat(secret, n)))
+                        self.status, self.reason, flags))
 
     # -- as objects --------------------------------------------------------------------------
     def orders(self) -> list[Order]:

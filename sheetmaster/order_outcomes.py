@@ -5,6 +5,7 @@ row's result and reason."""
 from __future__ import annotations
 
 import operator
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -53,6 +54,24 @@ def refuse_out_of_turn(ruleset: Ruleset, date: Date, batches: dict[str, OrderBat
     return refused
 
 
+def secret_orders(ruleset: Ruleset, world: Any, batches: dict[str, OrderBatch]
+                  ) -> dict[str, bool | list[bool]]:
+    """Which of this turn's orders are secret, kind by kind: one flag for the whole kind, or
+    one per order where the kind says which (``OrderKind.secret_when``). Decided before any
+    phase runs, from what each order says and what everyone may know, never from what it
+    finds: whether a row is private then tells nothing. (A row refused while being read is
+    secret if its kind is: its reason is about what it says.)"""
+    out: dict[str, bool | list[bool]] = {}
+    for kind in ruleset.order_kinds:
+        batch = batches.get(kind.name)
+        if kind.secret or kind.secret_when is None or not batch:
+            out[kind.name] = kind.secret
+        else:
+            out[kind.name] = [bool(kind.secret_when(world, order.fields))
+                              for order in batch.orders()]
+    return out
+
+
 def in_sheet_order(results: list[OrderResult]) -> list[OrderResult]:
     """The results by row: the Orders tab's, then the GM orders tab's (negative rows: -5 is
     its row 5)."""
@@ -69,8 +88,9 @@ _GM_ROWS = 1 << 40
 
 def orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_rows: list[int],
                  turn: int) -> pd.DataFrame:
-    """The orders tab after the turn: each result's row given its result and (public) reason,
-    and each row of ``blank_turn_rows`` this ``turn``."""
+    """The orders tab after the turn: each result's row given its public face (a secret
+    order's: "private", without its reason), and each row of ``blank_turn_rows`` this
+    ``turn``."""
     # A shallow copy: the columns below are replaced whole, never written into, so the
     # before-state keeps its own (a deep copy of a million rows cost a second).
     out = orders.copy(deep=False)
@@ -89,7 +109,8 @@ def orders_after(orders: pd.DataFrame, results: list[OrderResult], blank_turn_ro
     return out
 
 
-_row, _status, _public_reason = map(operator.attrgetter, ("row", "status", "public_reason"))
+_row, _status, _public_reason = map(operator.attrgetter,
+                                    ("row", "public_status", "public_reason"))
 
 
-__all__ = ["in_sheet_order", "orders_after", "refuse_out_of_turn", "when"]
+__all__ = ["in_sheet_order", "orders_after", "refuse_out_of_turn", "secret_orders", "when"]

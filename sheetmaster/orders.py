@@ -77,9 +77,16 @@ class OrderKind:
     repeatable: bool = False
     #: given on the setup turn (turn 0) only; other kinds are refused on it.
     setup: bool = False
-    #: its outcome is the player's secret: the shared sheet shows only its status, and the
-    #: reason goes to the player's own report.
+    #: its outcome hangs on a secret of its player's (a card in hand, an ambition, a Ninja's
+    #: target): everyone else sees its status as "private" and no reason, whatever became of
+    #: it, and the player's own report has the outcome.
     secret: bool = False
+    #: which of its orders are secret, when only some are: told an order's fields and the
+    #: world before the turn, whether the order hangs on a secret (1800: an activation whose
+    #: cost discards a card in hand). It may read only what everyone may know (the order, a
+    #: public catalogue), never the secret itself, so that a row's being private tells
+    #: nothing.
+    secret_when: Callable[[Any, Mapping[str, Any]], bool] | None = None
     #: only the GM may give it (from the GM's orders tab); refused from the Orders tab.
     gm_only: bool = False
 

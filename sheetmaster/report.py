@@ -230,9 +230,17 @@ class TurnGroups:
         self.counts = _owned_counts(ruleset, result)
         self.derived = {(t.tab, c.name) for t in ruleset.tables for c in t.columns
                         if c.optional and c.owned}
+        #: every order by its player, as the GM knows it.
         self.orders: dict[str, list[OrderResult]] = defaultdict(list)
         for r in result.results:
             self.orders[r.player].append(r)
+        #: ... and as everyone may know it (the same for a resolve; a check's, see
+        #: TurnResult.views), secret ones left for their own player's report.
+        self.shared: dict[str, list[OrderResult]] = self.orders
+        if None in result.views:
+            self.shared = defaultdict(list)
+            for r in result.views[None]:
+                self.shared[r.player].append(r)
         #: every line by the player it concerns; the lines that are not public by the one
         #: player who may see them (Event.reader).
         self.events: dict[str, list[Event]] = defaultdict(list)
@@ -247,7 +255,7 @@ class TurnGroups:
         whole = _by_phase(ruleset, [e for e in self.events.get("", ()) if e.public])
         #: the public game-wide lines, the same in every report.
         self.whole_game = ["## The whole game", "", *whole] if whole else []
-        public = [r for r in result.results if not r.secret]
+        public = [r for rs in self.shared.values() for r in rs if not r.secret]
         self.public_orders = (len(public), sum(r.status is Status.REJECTED for r in public))
         self.rejected = sum(r.status is Status.REJECTED for r in result.results)
         self.public_dice = sum(e.kind == "die" and e.public for e in result.events)
@@ -256,6 +264,12 @@ class TurnGroups:
                                  None)
         self.public_dice_line = self._public_dice.text if self._public_dice else ""
         self.dice_line = next((e.text for e in result.events if e.kind == "dice"), "")
+
+    def own_orders(self, player: str) -> list[OrderResult]:
+        """``player``'s orders as that player may know them (see TurnResult.views)."""
+        if not self.result.views:
+            return self.orders.get(player, [])
+        return self.result.own_results(player)
 
     def seen_dice_line(self, viewer: str) -> str:
         """The turn's first dice line that ``viewer`` may see."""
@@ -271,7 +285,7 @@ class TurnGroups:
         orders, rejected = self.public_orders
         if viewer is None:
             return orders, rejected, self.public_dice
-        secret = [r for r in self.orders.get(viewer, ()) if r.secret]
+        secret = [r for r in self.own_orders(viewer) if r.secret]
         return (orders + len(secret),
                 rejected + sum(r.status is Status.REJECTED for r in secret),
                 self.public_dice + sum(e.kind == "die" for e in self.hidden.get(viewer, ())))
@@ -287,12 +301,13 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
     """The markdown turn report.
 
     ``viewer`` None: the public report a GM can post, one section per player (public events
-    only, secret orders' reasons withheld); ``GM``: the GM's full report, every section with
-    everything. A player's name: that player's own report, what is theirs or for their eyes
-    alone: their own section first and whole (their orders, secret ones too, with reasons,
-    their notes, their lines public and private, their holdings and balances), then a section
-    for another player only where the reader may see a line about that player that is not
-    public (those lines alone), then a line saying the rest is in the public report.
+    only, secret orders left to their players' own reports); ``GM``: the GM's full report,
+    every section with everything. A player's name: that player's own report, what is
+    theirs or for their eyes alone: their own section first and whole (their orders, secret
+    ones too, with reasons, their notes, their lines public and private, their holdings and
+    balances), then a section for another player only where the reader may see a line about
+    that player that is not public (those lines alone), then a line saying the rest is in
+    the public report.
     ``checked``: the report of a check (orders as they stand), not of a resolved turn.
     ``groups``: the turn grouped once (:class:`TurnGroups`) when making many reports. Every
     text that comes from the sheet is escaped (:func:`md`): what a player typed can never
@@ -315,18 +330,17 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
     if viewer is None or viewer == GM:
         everything = viewer == GM
         for name in groups.players:
-            orders = groups.orders.get(name, [])
+            orders = groups.orders.get(name, []) if everything else \
+                [r for r in groups.shared.get(name, ()) if not r.secret]
             events = groups.events.get(name, [])
-            out += _section(ruleset, groups, name,
-                            None if private else orders if everything else
-                            [r for r in orders if not r.secret],
+            out += _section(ruleset, groups, name, None if private else orders,
                             result.notes.get(name) if everything else None,
                             events if everything else [e for e in events if e.public])
         if everything:
             out += _gm_only_section(ruleset, result, groups.player_set)
     else:
         if viewer in groups.player_set:
-            out += _section(ruleset, groups, viewer, groups.orders.get(viewer, []),
+            out += _section(ruleset, groups, viewer, groups.own_orders(viewer),
                             result.notes.get(viewer),
                             [e for e in groups.events.get(viewer, ()) if e.visible_to(viewer)])
         about: dict[str, list[Event]] = defaultdict(list)

@@ -16,7 +16,10 @@ The token is AES-SIV (RFC 5297, deterministic authenticated encryption, from the
   to the same bytes every time;
 - bound: ``binding`` (e.g. "France / admin / A7") is authenticated with it, so a token copied
   into another row (another player's hand) does not open there;
-- padded to a whole number of 32-byte blocks, so short texts all look alike in length.
+- padded to one ``width`` for the whole game (:func:`sealed_width` of its catalogue: room for
+  its longest name), so every token of a game is as long as every other and its length
+  tells nothing of the name in it. Tokens sealed before (padded to a whole number of 32-byte
+  blocks) open all the same: both are the text and zero bytes.
 
 A tampered token, or one opened with another secret, raises :class:`BadValue`.
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import base64
 import functools
+from collections.abc import Iterable
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
@@ -57,10 +61,22 @@ def is_sealed(cell: str) -> bool:
     return cell.startswith(PREFIX)
 
 
-def seal(key: str, text: str, binding: str) -> str:
-    """``text`` as a token for a shared cell, openable with ``key`` and ``binding``."""
+def sealed_width(names: Iterable[str]) -> int:
+    """The length, in bytes, a game pads every sealed value to: room for the longest of
+    ``names`` (every name it may seal: its catalogue) and a zero byte, in whole 32-byte
+    blocks."""
+    longest = max((len(name.encode("utf-8")) for name in names), default=0)
+    return (longest // _BLOCK + 1) * _BLOCK
+
+
+def seal(key: str, text: str, binding: str, *, width: int) -> str:
+    """``text`` as a token for a shared cell, openable with ``key`` and ``binding``, padded
+    to ``width`` bytes (:func:`sealed_width`): every token of that width is as long."""
     data = text.encode("utf-8")
-    padded = data + b"\0" * (-(len(data) + 1) % _BLOCK + 1)  # at least one zero byte
+    if len(data) >= width:
+        raise ValueError(f"{text!r} does not fit a sealed width of {width} bytes: the width "
+                         f"must be the game's, from every name it may seal")
+    padded = data + b"\0" * (width - len(data))
     token = _cipher(key).encrypt(padded, [binding.encode("utf-8")])
     return PREFIX + base64.urlsafe_b64encode(token).decode("ascii").rstrip("=")
 
@@ -81,4 +97,4 @@ def unseal(key: str, token: str, binding: str) -> str:
     return padded.rstrip(b"\0").decode("utf-8")
 
 
-__all__ = ["PREFIX", "SecretNeeded", "is_sealed", "seal", "unseal"]
+__all__ = ["PREFIX", "SecretNeeded", "is_sealed", "seal", "sealed_width", "unseal"]

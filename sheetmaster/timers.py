@@ -8,7 +8,9 @@ what, whose, started by which order, due when, paid so far. A process with no se
 turn, and lasts until the rules complete or cancel it.
 
 Each resolve first counts every running timer down by one turn; a phase then takes the ones
-that are due (``ctx.timers.due(kind)``) and completes them.
+that are due (``ctx.timers.due(kind)``) and completes them. A turn counts only for a timer that
+runs through all of it: one paused during the turn gets that turn's count back (pausing stops
+the count at once), and one resumed during the turn counts from the next.
 """
 
 from __future__ import annotations
@@ -100,6 +102,12 @@ def parse_data(cell: str) -> dict[str, str]:
     return out
 
 
+def _left(timer: Timer) -> str:
+    if timer.open_ended:
+        return "no set end"
+    return f"{timer.turns_left} turn{'s' * (timer.turns_left != 1)} left"
+
+
 def data_text(data: Mapping[str, Any]) -> str:
     return "; ".join(f"{k}: {values.text(v)}" for k, v in data.items())
 
@@ -111,12 +119,15 @@ class Timers:
     turn: int
     rows: list[Timer]
     emit: Callable[..., None] = field(repr=False, default=lambda *a, **k: None)
+    #: the timers this turn has counted down (a pause this turn gives the count back).
+    _counted: set[str] = field(default_factory=set, repr=False)
 
     def count_down(self) -> None:
         """The start of a turn: every running timer started before it is one turn nearer."""
         for timer in self.rows:
             if timer.running and timer.started < self.turn and timer.turns_left:
                 timer.turns_left -= 1
+                self._counted.add(timer.id)
 
     def start(self, kind: str, owner: str, subject: str, turns: int | None, *,
               order_row: int = 0, paid: Decimal | int = 0,
@@ -152,17 +163,20 @@ class Timers:
                                              f"{timer.origin()})")
 
     def pause(self, timer: Timer, why: str) -> None:
+        """Stop the count from this turn on: a turn it is paused in does not count."""
         if timer.running:
+            if timer.id in self._counted and timer.turns_left is not None:
+                timer.turns_left += 1
+                self._counted.discard(timer.id)
             timer.status, timer.note = PAUSED, f"paused on turn {self.turn}: {why}"
-            self.emit(timer.owner, "timer paused", f"{timer.subject} paused: {why} "
-                                                   f"({timer.id})")
+            self.emit(timer.owner, "timer paused", f"{timer.subject} paused: {why}, "
+                                                   f"{_left(timer)} ({timer.id})")
 
     def resume(self, timer: Timer, why: str) -> None:
         if timer.status == PAUSED:
             timer.status, timer.note = RUNNING, f"resumed on turn {self.turn}: {why}"
-            left = "no set end" if timer.open_ended else f"{timer.turns_left} turns left"
             self.emit(timer.owner, "timer resumed", f"{timer.subject} resumed: {why}, "
-                                                    f"{left} ({timer.id})")
+                                                    f"{_left(timer)} ({timer.id})")
 
     def pay(self, timer: Timer, amount: Decimal | int) -> None:
         """Record a further payment (an instalment) toward the process."""

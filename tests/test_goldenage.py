@@ -221,3 +221,33 @@ def test_every_order_kind_has_golden_cases_where_it_is_applied_and_refused():
     missing = {kind: {"done", "refused"} - got for kind, got in seen.items()
                if {"done", "refused"} - got}
     assert not missing, missing
+
+
+def test_an_annexation_paused_by_rebels_completes_a_full_season_after_they_go():
+    """README F52: "Annexation paused while nationalist rebels occupy the province" and a
+    paused process does not count down. Due in Summer (turn 6) when the rebels rise, it is
+    paused with its last season still to count; they are beaten in Autumn (turn 7), when it
+    resumes; it counts that last season in Winter (turn 8) and completes then, not as soon as
+    the rebels are gone."""
+    from sheetmaster.dice import ScriptedDice
+    from sheetmaster.testing.golden import GOLDEN_SECRET, load_case
+
+    case = load_case(ROOT / "tests" / "golden" / "goldenage" /
+                     "rev-05-a-season-the-annexation-is-paused-in-does-not-count.yaml")
+    settings = case.data["settings"]
+    tabs = ("Nations", "Provinces", "Units", "Settings", "Timers")
+    result = resolve(RULESET, case.state(), secret=GOLDEN_SECRET,
+                     dice=ScriptedDice(named=case.data["draws"]))
+    draws = {f"combat {u}": 6 for u in ("FR-1", "FR-2", "FR-3")}
+    draws |= {f"combat Rebels Nationalist Rebel {n}": 1 for n in (1, 2)}
+    seen = []
+    for turn, named in ((7, draws), (8, {})):
+        tables = {tab: [{k: v for k, v in row.items() if not values.is_blank(v)}
+                        for row in result.after.tables[tab].to_dict("records")]
+                  for tab in tabs}
+        result = resolve(RULESET, build_state(RULESET, tables, turn=turn, settings=settings),
+                         secret=GOLDEN_SECRET, dice=ScriptedDice(named=named))
+        timer = result.after.tables["Timers"].set_index("timer").loc["T1"]
+        owner = result.after.tables["Provinces"].set_index("province").at["Alsace", "owner"]
+        seen.append((turn, timer["status"], timer["turns left"], owner))
+    assert seen == [(7, "running", 1, "Prussia"), (8, "done", 0, "France")]

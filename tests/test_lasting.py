@@ -72,16 +72,19 @@ def test_a_timer_started_by_an_order_completes_later_citing_that_row():
 
 
 def test_a_paused_timer_does_not_count_down_and_a_cancelled_one_refunds():
+    """Turns 2 (paused in it), 3 (paused) and 4 (resumed in it) do not count: the fort
+    started on turn 1 with 2 turns to go still has 2 after turn 4, due on turn 6."""
     rules = fort_rules()
     first = play(rules, [{"player": "Stark", "order": "pay", "amount": 4}])
     paused = next_turn(rules, first, [{"player": "Stark", "order": "hold", "unit": "x"}])
     assert (timers(paused)[0]["status"], timers(paused)[0]["turns left"],
-            timers(paused)[0]["due on turn"]) == ("paused", 1, 0)
+            timers(paused)[0]["due on turn"]) == ("paused", 2, 0)
     still = next_turn(rules, paused)
-    assert timers(still)[0]["turns left"] == 1
+    assert timers(still)[0]["turns left"] == 2
     resumed = next_turn(rules, still, [{"player": "Stark", "order": "move", "unit": "x",
                                         "to": "B"}])
-    assert (timers(resumed)[0]["status"], timers(resumed)[0]["due on turn"]) == ("running", 5)
+    assert (timers(resumed)[0]["status"], timers(resumed)[0]["turns left"],
+            timers(resumed)[0]["due on turn"]) == ("running", 2, 6)
     cancelled = next_turn(rules, still, [{"player": "Stark", "order": "move", "unit": "x",
                                           "to": "B"},
                                          {"player": "Stark", "order": "cut", "unit": "x",

@@ -5,8 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from sheetmaster.sealed import PREFIX, is_sealed, seal, unseal
+from sheetmaster.sealed import PREFIX, is_sealed, sealed_width, unseal
+from sheetmaster.sealed import seal as seal_to
 from sheetmaster.values import BadValue
+
+#: a game's one width: its longest name is 'Industrial Agriculture'
+WIDTH = sealed_width(["War", "Conquest", "Diplomatic Action", "Industrial Agriculture"])
+
+
+def seal(key: str, text: str, binding: str) -> str:
+    return seal_to(key, text, binding, width=WIDTH)
 
 
 def test_a_sealed_text_opens_with_its_secret_and_binding():
@@ -16,7 +24,7 @@ def test_a_sealed_text_opens_with_its_secret_and_binding():
     assert unseal("game secret", token, "France / admin / A1") == "Diplomatic Action"
 
 
-def test_sealing_is_deterministic_and_short_texts_look_alike():
+def test_sealing_is_deterministic_and_texts_of_a_game_look_alike():
     one = seal("s", "Conquest", "France / ambition / N1")
     assert one == seal("s", "Conquest", "France / ambition / N1")
     assert one != seal("s", "Conquest", "Prussia / ambition / N2")  # the same card elsewhere
@@ -38,3 +46,10 @@ def test_an_edited_token_or_plain_text_is_refused():
         unseal("game secret", edited, "x")
     with pytest.raises(BadValue, match="is not a sealed value"):
         unseal("game secret", "Land Reform", "x")
+
+
+def test_the_width_holds_the_longest_name_and_a_longer_text_is_refused():
+    assert sealed_width([]) == 32 and sealed_width(["x" * 31]) == 32
+    assert sealed_width(["x" * 32]) == 64 and sealed_width(["é" * 16]) == 64  # bytes
+    with pytest.raises(ValueError, match="does not fit a sealed width of 32 bytes"):
+        seal_to("s", "x" * 32, "b", width=32)

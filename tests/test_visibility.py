@@ -87,11 +87,12 @@ def test_lines_gathered_and_logged_at_once_read_as_lines_logged_one_by_one():
     assert {e.audience for e in many if "bridge" in e.text} == {PRIVATE}
 
 
-def test_a_secret_orders_reason_stays_out_of_the_shared_sheet():
+def test_a_secret_orders_status_and_reason_stay_out_of_the_shared_sheet():
     _, result = spy_result()
+    assert result.results[0].status is Status.APPLIED
     assert result.results[0].reason == "the spy learned Tully has 5 coins"
     orders = result.after.tables["Orders"]
-    assert (orders.at[2, "result"], orders.at[2, "reason"]) == ("applied", PRIVATE_REASON)
+    assert (orders.at[2, "result"], orders.at[2, "reason"]) == ("private", PRIVATE_REASON)
 
 
 def test_each_report_shows_what_its_reader_may_see():

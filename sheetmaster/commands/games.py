@@ -112,10 +112,10 @@ def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameR
                 except DeliveryError as exc:
                     log.error("%s: %s", game.name, exc)
                     return GameRun(game, "resolved", Exit.STORE, turn=result.turn,
-                                   orders=len(result.results),
+                                   orders=len(result.public().results),
                                    note=f"{note}; Discord: {exc}")
         return GameRun(game, "resolved" if outcome.written else "checked", Exit.OK,
-                       turn=result.turn, orders=len(result.results), note=note)
+                       turn=result.turn, orders=len(result.public().results), note=note)
     except Exception as exc:  # one game's failure never stops the others
         code, kind, message = classify(exc)
         if code == Exit.INTERNAL:

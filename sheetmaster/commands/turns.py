@@ -36,6 +36,10 @@ from sheetmaster.sealed import SecretNeeded
 
 log = logging.getLogger("sheetmaster")
 
+#: what the output of a game with private orders says of them (always, so it tells nothing).
+PRIVATE_NOTE = ("(private orders, such as a card played from a hand, are not listed here: "
+                "their players' own reports and the GM's say what became of them)")
+
 PRACTICE_NOTE = ("(the deadline has not passed: these are practice dice, not the turn's own; "
                  "outcomes that depend on dice will differ)")
 
@@ -90,8 +94,10 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
     posted = post(outcome, webhooks, picture.png if picture else None,
                   quiet=getattr(args, "json", False), groups=groups) \
         if webhooks and outcome.written else ""
-    shown = result.public()  # output may land in a public CI log: no secrets, no private lines
-    bad = sum(r.status is Status.REJECTED for r in result.results)
+    # Output may land in a public CI log: no secret order (nor its count: the exit code
+    # counts public orders alone), no private line.
+    shown = result.public()
+    bad = sum(r.status is Status.REJECTED for r in shown.results)
     code = Exit.REJECTED if mode is Mode.CHECK and bad else Exit.OK
     if getattr(args, "json", False):
         command = "check" if mode is Mode.CHECK else "resolve"
@@ -99,14 +105,16 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
             command, game_label(args), ruleset, shown, dry_run=not outcome.written,
             written=outcome.written, report=report, practice=outcome.practice)))
         return code
-    print(f"turn {result.turn}: {len(shown.results)} orders")  # private ones are not told
+    print(f"turn {result.turn}: {len(shown.results)} orders")
+    if any(kind.secret or kind.secret_when for kind in ruleset.order_kinds):
+        print(PRIVATE_NOTE)
     if outcome.practice:
         print(PRACTICE_NOTE)
     print(format_results(shown, CHECK_WORDS if mode is Mode.CHECK else None))
     console = out_console()
     if mode is Mode.CHECK:
         style = "yellow" if bad else "green"
-        console.print(f"{len(result.results)} orders checked, {bad} would be rejected.",
+        console.print(f"{len(shown.results)} orders checked, {bad} would be rejected.",
                       style=style)
         return code
     if not outcome.written:

@@ -157,7 +157,7 @@ def _orders_tab_violations(result: TurnResult, tab: str, sign: int,
                                  after[column].tolist()):
             r = by_row.get(row)
             if column == RESULT and r is not None:
-                ok = now == r.status.value
+                ok = now == r.public_status.value  # a secret order shows "private"
             elif column == REASON and r is not None:
                 ok = now == r.public_reason  # a secret order's reason stays private
             elif column == TURN and sign * row in blank_turn:

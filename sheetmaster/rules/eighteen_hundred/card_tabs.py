@@ -3,7 +3,7 @@ face-up cards (Rows) and the sealed hands (Hands), and the row objects they load
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from sheetmaster.schema import Column, Kind, Table
 
@@ -119,7 +119,6 @@ class Held:
     status: str
     revealed: str
     row: int = 0
-    token: str = field(default="", repr=False)
 
     @property
     def held(self) -> bool:

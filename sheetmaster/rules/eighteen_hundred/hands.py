@@ -6,10 +6,12 @@ sheet reads every tab, so each card in hand is a row of the Hands tab whose card
 sealed with a key from the game's dice secret (:mod:`sheetmaster.sealed`; the engine's
 ``Loaded.key``) and bound to its nation, pile and slot: everyone sees how many cards a nation
 holds (the board game shows that much), nobody which, and a token copied into another row
-opens nowhere. Only sheetmaster given the dice secret, which is never in the sheet, opens them:
-to resolve a turn, to check one, and to write each nation's own report (its notes). Without
-the secret (a player's copy) a run stops at once and says so (:func:`secret_needed`). This
-works the same on both stores and needs no second sheet or file.
+opens nowhere; every token of a game is as long as any other (padded to room for the longest
+name of the catalogue), so its length tells nothing of the card. Only sheetmaster given the
+dice secret, which is never in the sheet, opens them: to resolve a turn, to check one, and to
+write each nation's own report (its notes). Without the secret (a player's copy) a run stops
+at once and says so (:func:`secret_needed`). This works the same on both stores and needs no
+second sheet or file.
 
 A card name the GM types in plain (say, dealing by hand in a custom start) is accepted and
 sealed by the next resolve. A card that leaves a hand keeps its row, with its status and its
@@ -23,7 +25,7 @@ from typing import Protocol
 from sheetmaster import values
 from sheetmaster.fairness import SECRET_ENV, SECRET_SUFFIX
 from sheetmaster.schema import Problems
-from sheetmaster.sealed import SecretNeeded, is_sealed, seal, unseal
+from sheetmaster.sealed import SecretNeeded, is_sealed, seal, sealed_width, unseal
 from sheetmaster.values import BadValue, Names
 
 from .card_tabs import ADMIN_PILE, AMBITION_PILE, HANDS, MILITARY_PILE, Card, Held
@@ -63,7 +65,6 @@ def open_hands(world: Holders, rows: list[Held], problems: Problems) -> None:
     """Each row's card, opened (or read in plain), checked against the catalogue."""
     for held in rows:
         cell = held.card
-        held.token = cell if is_sealed(cell) else ""
         if not cell:
             problems.add(HANDS.tab, held.row, "card", "is blank; every card in hand has one")
             continue
@@ -90,14 +91,13 @@ def _a(deck: str) -> str:
 
 
 def sealed_cells(world: Holders) -> list[str]:
-    """The Hands tab's card column: every card sealed (rows already sealed keep their token,
-    so an unchanged hand writes no change)."""
-    out = []
-    for held in world.hands:
-        if not held.token:
-            held.token = seal(world.key, held.card, held.binding)
-        out.append(held.token)
-    return out
+    """The Hands tab's card column: every card sealed, each token as long as any other of the
+    game (padded to room for the catalogue's longest name, :func:`sealed_width`), so that a
+    token's length tells nothing of its card. Sealing is deterministic: an unchanged hand
+    writes the same tokens again (no change), and a token sealed before cards were padded so
+    is sealed again to the game's length."""
+    width = sealed_width(world.cards)
+    return [seal(world.key, held.card, held.binding, width=width) for held in world.hands]
 
 
 def hand_text(world: Holders, nation: str, pile: str) -> str:

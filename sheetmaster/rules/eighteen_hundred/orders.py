@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from sheetmaster.orders import Field, OrderKind
 from sheetmaster.schema import Column, Kind
 
@@ -46,9 +49,18 @@ _TARGETS = (Field("province", names="province", required=False),
 
 def _kind(name: str, fields: tuple[Field, ...], text: str, example: dict, *,
           repeatable: bool = False, secret: bool = False,
-          aliases: tuple[str, ...] = ()) -> OrderKind:
+          aliases: tuple[str, ...] = (), secret_when=None) -> OrderKind:
     return OrderKind(name, fields, text, {"player": "France", **example}, aliases, repeatable,
-                     secret=secret)
+                     secret=secret, secret_when=secret_when)
+
+
+def touches_a_hand(world: Any, fields: Mapping[str, Any]) -> bool:
+    """Whether an activation hangs on its nation's hand: it names a card to discard, or its
+    card's cost discards one (the hand then says which, and the answer would name it). The
+    order and the public catalogue tell, never the hand (README decision 27)."""
+    card = world.cards.get(fields.get("card"))
+    return bool(fields.get("discard")) or card is not None and any(
+        effect.name.startswith("discard") for effect in card.cost)
 
 
 ORDER_KINDS = (
@@ -71,7 +83,7 @@ ORDER_KINDS = (
           "its tokens come off, its cost is paid, its reward taken (name where to build, what "
           "to find, the route, the target as the reward needs).",
           {"card": "Industrial Policy", "province": "Paris", "improvement": "Factory"},
-          repeatable=True),
+          repeatable=True, secret_when=touches_a_hand),
     _kind(PLAY_ADMIN, (CARD, *_TARGETS), "Turns stage: play an admin card from your hand (its "
           "outcome is your secret until it acts).", {"card": "Land Reform", "province": "Lyon",
                                                      "improvement": "Market"},

@@ -58,6 +58,9 @@ ABANDONED = Reason("ABANDONED", "{unit} is abandoned")
 BAD_PATH = Reason("BAD_PATH", "'path': {why}")
 TOO_FEW_ACTIONS = Reason("TOO_FEW_ACTIONS", "{unit} has {actions} movement actions; this "
                          "needs {needed} (digest F47)")
+NO_MOVE_AFTER = Reason("NO_MOVE_AFTER", "{unit} was ordered to {kind} in {at} (row {row}): "
+                       "\"No additional movement of the ordered unit may occur after issuing "
+                       "this order\"")
 NOT_CARRIER = Reason("NOT_CARRIER", "{unit} is a {type}; only Warships and Battleships carry "
                      "troops, supply and support (digest F39)")
 NOT_ABOARD = Reason("NOT_ABOARD", "{unit} is not aboard {ship}")

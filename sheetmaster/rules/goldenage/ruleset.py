@@ -31,7 +31,7 @@ from .phases.land_orders import RAIL_MOVE_RULE, read_land_orders
 from .phases.land_results import COMBAT_RULE, settle_land_battles
 from .phases.naval_combat import NAVAL_RULE, fight_at_sea
 from .phases.naval_moves import OTHER_MOVE_RULE, ZOC_MOVE_RULE, move_other_ships, move_zoc_ships
-from .phases.naval_orders import EMBARK_RULE, read_naval_orders
+from .phases.naval_orders import EMBARK_RULE, ENDS_MOVEMENT_RULE, read_naval_orders
 from .phases.ownership import OWNERSHIP_RULE, update_ownership
 from .phases.revolts import REVOLT_RULE, break_out_revolts
 from .phases.season_end import (
@@ -134,7 +134,7 @@ RULESET = Ruleset(
         Phase("1", "Pay military upkeep", pay_upkeep, UPKEEP_RULE, when=in_seasons("Spring")),
         Phase("2", "Disband units", disband_units, DISBAND_RULE, orders=DISBANDS),
         _sim("3", "Naval embarkment and disembarkment in port", read_naval_orders,
-             EMBARK_RULE, orders=NAVAL),
+             EMBARK_RULE + " " + ENDS_MOVEMENT_RULE, orders=NAVAL),
         _sim("4", "Naval movement: zones of control", move_zoc_ships, ZOC_MOVE_RULE,
              settings=(ZOC_IMMUNE,)),
         _sim("5", "Other naval movement", move_other_ships, OTHER_MOVE_RULE,

@@ -116,7 +116,7 @@ def _succeed(ctx: Context, order: Order, world: ClansWorld, clan: Clan, target: 
         skill = order.fields["skill"]
         victim = next((a for a in world.court(target.name) if a.skill == skill), None) or \
             next(a for a in world.court(target.name) if skill in a.skills())
-        world.retire(victim, f"assassinated by a Ninja of {clan.name}")
+        world.retire(victim, "assassinated by a Ninja")  # not whose: a caught one tells that
         _tell(ctx, target.name, "advisor assassinated", f"your {victim.skill} was assassinated")
         _tell(ctx, clan.name, "ninja", f"the Ninja killed {target.name}'s {victim.skill}")
         return f"{target.name}'s {victim.skill} was killed"

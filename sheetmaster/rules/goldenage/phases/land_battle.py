@@ -4,7 +4,9 @@ Every move is decided together, after Diplomacy's rules generalised to forces (a
 of one nation in one province doing one thing): a move enters its destination if its attack
 beats the strength of the forces there it attacks (and a capital's garrison), the defence of
 a hostile force coming the other way, and every hostile move into the same province. Dice
-are rolled before anything is decided: one set per unit that may fight.
+are rolled before anything is decided: one set per unit that may fight. A move that meets
+none of these is no combat: it rolls nothing, needs no combat setting and enters whatever
+its strength (digest F33: "without a combat roll ... combat needs two sides").
 """
 
 from __future__ import annotations
@@ -90,25 +92,49 @@ class Battlefield:
         return a.nation != b.nation and (self.ctx.world.at_war(a.nation, b.nation) or
                                          b.nation in a.targets or a.nation in b.targets)
 
+    def opposed(self, move: Move) -> bool:
+        """Whether anything may stand against the move where it goes: forces there that it
+        attacks (staying, or leaving but perhaps bounced back), a capital's garrison of at
+        least one unit, a hostile force coming the other way, a hostile move into the same
+        province. A move that is not opposed cannot fail, so it never fights, not even at
+        home (it has left)."""
+        where = move.dest
+        if any(who in move.targets for who in self.stays.get(where, {})):
+            return True
+        if any(o.nation in move.targets or (o.dest == move.origin and self.fight(move, o))
+               for o in self.out_of.get(where, ())):
+            return True
+        if any(self.fight(move, o) for o in self.into[where] if o is not move):
+            return True
+        return self.garrison_of(where) in move.targets
+
+    def garrison_of(self, where: str) -> str:
+        """The nation whose capital ``where`` is, if its garrison has a unit ('' if not):
+        "Number of garrison units is equal to the economic value of the province" (F33)."""
+        world: GoldenWorld = self.ctx.world
+        for nation in world.nations.values():
+            if nation.capital == where:
+                return nation.name if world.economic_value(where) > 0 else ""
+        return ""
+
     def engaged(self) -> list[Unit]:
         """The units that may fight this turn (their dice are rolled before anything is
-        decided)."""
+        decided): opposed moves, the forces they attack, and offensive supports of opposed
+        invasions."""
         world: GoldenWorld = self.ctx.world
         out: set[str] = set()
+        opposed = {m.key for m in self.moves if self.opposed(m)}
         for move in self.moves:
-            if move.mode == INVADE or any(self.fight(move, n) for n in self.into[move.dest]
-                                          if n is not move) or \
-                    any(move.nation in n.targets for n in self.into.get(move.origin, ())):
-                out.update(move.units)
-        for where, sides in self.stays.items():
-            for move in self.into.get(where, ()):
-                for who, units in sides.items():
-                    if who in move.targets:
-                        out.update(u.name for u in units)
+            if move.key not in opposed:
+                continue
+            out.update(move.units)
+            for who, units in self.stays.get(move.dest, {}).items():
+                if who in move.targets:
+                    out.update(u.name for u in units)
         for support in self.plan.supports:
             move = self.by_unit.get(support.of)
-            if support.offensive and move is not None and move.mode == INVADE and \
-                    move.dest == support.to:
+            if support.offensive and move is not None and move.key in opposed and \
+                    move.mode == INVADE and move.dest == support.to:
                 out.add(support.unit.name)
         return [u for u in world.unit_rows if u.name in out]
 
@@ -123,7 +149,8 @@ class Battlefield:
                                    name=f"combat {unit.name}") for _ in range(dice)]
         for nation in world.nations.values():
             where = nation.capital
-            if where and any(nation.name in m.targets for m in self.into.get(where, ())):
+            if where and self.garrison_of(where) == nation.name and \
+                    any(nation.name in m.targets for m in self.into.get(where, ())):
                 kind = data.INFANTRY if nation.tech <= 2 else data.CONSCRIPT
                 count = world.economic_value(where)
                 dice = int(number(self.ctx, kind, nation.tech, DICE)) * count
@@ -187,6 +214,10 @@ class Battlefield:
             self._strength[move.key] = max(0, total)
         return self._strength[move.key]
 
+    def fought(self, move: Move) -> bool:
+        """Whether the move met someone: its strength was weighed against another's."""
+        return move.key in self._strength
+
     def hold_strength(self, where: str, who: str, units: list[Unit]) -> int:
         world: GoldenWorld = self.ctx.world
         total = sum(self.unit_value(u) for u in units) + self._bonuses(units)
@@ -236,23 +267,24 @@ class Battlefield:
                      self.fight(move, n)), None)
 
     def why_not(self, move: Move, adj: Adjudicator[str]) -> str | None:
-        """Why the move does not enter its destination (None if it does)."""
-        attack = self.move_strength(move)
+        """Why the move does not enter its destination (None if it does). Its strength is
+        worked out only against something that stands against it: with no defender and no
+        rival it enters, whatever its strength (digest F33)."""
         head = self.head_on(move)
         if head is not None:
-            defend = self.move_strength(head)
+            attack, defend = self.move_strength(move), self.move_strength(head)
             if attack <= defend:
                 return f"bounced head-on: {head.nation}'s forces moved from {move.dest} to " \
                        f"{move.origin} ({_against(attack, defend)})"
         hold, names = self.holders(move, adj, exclude=head)
         self.opposition[move.key] = (hold, names)
-        if names and attack <= hold:
+        if names and self.move_strength(move) <= hold:
+            attack = self.move_strength(move)
             return f"bounced: {', '.join(names)} held {move.dest} ({_against(attack, hold)})"
-        if not names and attack <= 0:
-            return f"bounced: a strength of {attack} cannot enter {move.dest}"
         for other in self.into[move.dest]:
             if other is move or not self.fight(move, other):
                 continue
+            attack = self.move_strength(move)
             prevent = 0 if self._lost_head_on(other, adj) else self.move_strength(other)
             if attack <= prevent:
                 return f"bounced: {other.nation}'s forces also moved into {move.dest} " \

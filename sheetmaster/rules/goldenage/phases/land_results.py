@@ -131,7 +131,7 @@ def _order_results(ctx: Context, field: Battlefield, beaten: set[tuple[str, str]
 def _move_results(ctx: Context, field: Battlefield, beaten: set[tuple[str, str]]) -> None:
     for move in field.moves:
         ok = field.success.get(move.key, False)
-        attack = field.move_strength(move) if move.key in field._strength else None
+        attack = field.move_strength(move) if field.fought(move) else None
         if ok:
             reason = _entered(field, move, attack)
         else:
@@ -146,8 +146,10 @@ def _move_results(ctx: Context, field: Battlefield, beaten: set[tuple[str, str]]
         verb = "landed in" if move.landing else "invaded" if move.mode == INVADE else \
             "marched into"
         if attack is not None or move.mode == INVADE:
-            ctx.emit(move.nation, "battle", f"{move.nation} {verb} {move.dest} from "
-                     f"{move.origin} with {', '.join(move.units)}: {reason}")
+            # an invasion that met nobody is no battle (digest F33)
+            ctx.emit(move.nation, "battle" if attack is not None else "invasion",
+                     f"{move.nation} {verb} {move.dest} from {move.origin} with "
+                     f"{', '.join(move.units)}: {reason}")
         else:
             ctx.emit(move.nation, "march", f"{', '.join(move.units)} {verb} {move.dest}"
                      if ok else f"{', '.join(move.units)} did not reach {move.dest}: {reason}")
@@ -168,6 +170,9 @@ def _support_results(ctx: Context, field: Battlefield) -> None:
             field.support_cut(support)
         if why:
             ctx.resolve(support.order, Status.BLOCKED, why)
+        elif support.offensive and not field.fought(field.by_unit[support.of]):
+            ctx.resolve(support.order, Status.NOT_NEEDED, f"nobody defended {support.to}: "
+                        "there were no forces to attack")
         elif support.offensive:
             ctx.resolve(support.order, Status.APPLIED, f"supporting attack on {support.to} "
                         f"with {support.of}'s forces (+{field.unit_value(support.unit)})")

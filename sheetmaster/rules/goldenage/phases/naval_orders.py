@@ -31,7 +31,12 @@ EMBARK_RULE = (
     "embarking naval unit has not entered the Port, the embarked forces may not receive "
     "orders that turn regardless of whether or not they are subsequently disembarked at a "
     "Port.")
+ENDS_MOVEMENT_RULE = ("Supply Coastal Forces / Support Coastal Forces / Blockade: This "
+                      "order consumes one movement action. No additional movement of the "
+                      "ordered unit may occur after issuing this order.")
 ANY = "any"
+#: the orders after which a ship moves no further (README F45).
+ENDS_MOVEMENT = (SUPPLY, SUPPORT_COASTAL, BLOCKADE)
 
 
 @dataclass
@@ -48,6 +53,8 @@ class ShipPlan:
     attack_order: Order | None = None
     #: disembark, supply, support and blockade orders, done where its movement ends.
     after: list[Order] = field(default_factory=list)
+    #: a supply, support or blockade order posted before any move: the ship stays (F45).
+    anchored: Order | None = None
     step: int = 0
     #: why it stopped short of its path's end ('' if it did not).
     stopped: str = ""
@@ -75,16 +82,21 @@ def read_naval_orders(ctx: Context) -> None:
         plan = _plan(ctx, order, plans)
         if plan is not None:
             _attack(ctx, order, plan)
+    early = _before_the_move(ctx)
+    for order in early:
+        plan = _read_after(ctx, order, plans)
+        if plan is not None and plan.anchored is None:
+            plan.anchored = order
     for order in ctx.orders(MOVE):
         plan = _plan(ctx, order, plans)
         if plan is not None:
             _move(ctx, order, plan)
     for order in ctx.orders(EMBARK):
         _embark(ctx, order, plans)
+    done = {o.seq for o in early}
     for order in ctx.orders(DISEMBARK, SUPPLY, SUPPORT_COASTAL, BLOCKADE):
-        plan = _plan(ctx, order, plans, carrier=order.kind != BLOCKADE)
-        if plan is not None and _check_after(ctx, order, plan):
-            plan.after.append(order)
+        if order.seq not in done:
+            _read_after(ctx, order, plans)
     from .naval_actions import land_in_port
 
     for plan in plans.values():
@@ -92,6 +104,33 @@ def read_naval_orders(ctx: Context) -> None:
             for order in [o for o in plan.after if o.kind == DISEMBARK]:
                 if land_in_port(ctx, plan, order):
                     plan.after.remove(order)
+
+
+def _before_the_move(ctx: Context) -> list[Order]:
+    """The supply, support and blockade orders posted before their ship's first move: "No
+    additional movement of the ordered unit may occur after issuing this order" (F45)."""
+    world: GoldenWorld = ctx.world
+    first: dict[str, int] = {}
+    for order in ctx.orders(MOVE):
+        ship = world.unit(order.fields["unit"] or "")
+        if ship is not None and ship.nation == order.player:
+            first.setdefault(ship.name, order.seq)
+    out = []
+    for order in ctx.orders(*ENDS_MOVEMENT):
+        ship = world.unit(order.fields["unit"] or "")
+        if ship is not None and order.seq < first.get(ship.name, -1):
+            out.append(order)
+    return out
+
+
+def _read_after(ctx: Context, order: Order, plans: dict[str, ShipPlan]) -> ShipPlan | None:
+    """A landing, supply, support or blockade order, checked and kept for where the ship
+    ends its movement; its plan, or None if it was refused."""
+    plan = _plan(ctx, order, plans, carrier=order.kind != BLOCKADE)
+    if plan is None or not _check_after(ctx, order, plan):
+        return None
+    plan.after.append(order)
+    return plan
 
 
 def _plan(ctx: Context, order: Order, plans: dict[str, ShipPlan], *,
@@ -143,6 +182,11 @@ def _move(ctx: Context, order: Order, plan: ShipPlan) -> None:
     if plan.move is not None:
         ctx.resolve(order, Status.REJECTED, reasons.ORDERED_TWICE.say(
             unit=plan.ship.name, row=plan.move.row))
+        return
+    if plan.anchored is not None:
+        ctx.resolve(order, Status.REJECTED, reasons.NO_MOVE_AFTER.say(
+            unit=plan.ship.name, kind=plan.anchored.kind, at=plan.ship.at,
+            row=plan.anchored.row))
         return
     world: GoldenWorld = ctx.world
     path, why = parse_path(world, plan.ship, order.fields["path"])

@@ -12,7 +12,7 @@ import pytest
 from sheetmaster.builder import build_state
 from sheetmaster.engine import resolve
 from sheetmaster.model import GameState, Status
-from sheetmaster.runs import Mode, run_turn
+from sheetmaster.runs import Mode, run_turn, undo_turn
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets import LOCK_KEY, RetryPolicy, SheetsStore
 from sheetmaster.stores.xlsx import XlsxStore
@@ -250,3 +250,14 @@ def test_undo_puts_every_cell_back(server, example_state):
     with pytest.raises(StoreError, match="nothing to undo"):
         undo_turn(store_for(server, sid))
     assert run_turn(store_for(server, sid), Mode.RESOLVE, secret=SECRET).written  # again
+
+
+def test_a_check_keeps_the_last_resolves_undo_snapshot(server, example_state):
+    """A check writes order answers only: the snapshot of the last resolve stays, so the
+    turn can still be undone (and verified from it)."""
+    sid = upload(server, example_state)
+    before = {tab: server.values(sid, tab) for tab in ("Players", "Territories", "Game")}
+    assert run_turn(store_for(server, sid), Mode.RESOLVE, seed=11, force=True).written
+    assert run_turn(store_for(server, sid), Mode.CHECK, secret=SECRET).written
+    assert undo_turn(store_for(server, sid)) == 2
+    assert {tab: server.values(sid, tab) for tab in before} == before

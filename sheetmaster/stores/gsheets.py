@@ -253,28 +253,35 @@ class SheetsStore(RunLock, TabBinding, OrdersSheet, SplitWrites):
         Returns the number of cells written."""
         names = result.before.meta.get("tab_names", {})
         changes = cell_changes(ruleset, result)
+        moves_on = any(c.tab == GAME_TAB for c in changes)  # a resolve, not a check
         if self.orders is None:
-            self._save_cells(ruleset, result, changes, names)
+            self._save_cells(ruleset, result, changes, names, moves_on)
             return len(changes)
         theirs = [c for c in changes if c.tab == ORDERS_TAB]
         mine = [c for c in changes if c.tab != ORDERS_TAB]
-        moves_on = any(c.tab == GAME_TAB for c in mine)  # a resolve, not a check
         self.orders.write_orders(ruleset, result, theirs, names, marked=moves_on)
-        self._save_cells(ruleset, result, mine, names)
+        self._save_cells(ruleset, result, mine, names, moves_on)
         if moves_on:
             self.orders.finish_write()
         return len(changes)
 
     def _save_cells(self, ruleset: Ruleset, result: TurnResult, changes: list[Any],
-                    names: dict[str, str]) -> None:
-        """Write ``changes`` (this spreadsheet's) with their undo snapshot, and release the
-        lock."""
+                    names: dict[str, str], moves_on: bool) -> None:
+        """Write ``changes`` (this spreadsheet's) and release the lock; a turn that
+        ``moves_on`` (a resolve) with its undo snapshot. A check's answers are only order
+        results that no run takes for final, so they keep the last resolve's snapshot (for
+        ``undo`` and ``verify``), and a check cut short by a crash is harmless."""
         cells, undo = self.collect(changes, names, result.turn)
         self._formulas_to_text(ruleset, names, cells)
         others, game = self._game_last(cells, names.get(GAME_TAB, GAME_TAB))
         last_row = defaultdict(int)
         for (sheet_id, _), by_row in cells.items():
             last_row[sheet_id] = max(last_row[sheet_id], max(by_row))
+        if not moves_on:
+            self.write_requests = self._write(
+                self._grow_requests(last_row) + cell_requests(others), "writing the check",
+                final=cell_requests(game), mark=None)
+            return
         self.write_requests = self._write(
             self._undo_requests(result.turn, undo) + self._grow_requests(last_row) +
             cell_requests(others), "writing the turn", final=cell_requests(game),

@@ -14,9 +14,10 @@ its own fresh copy of the same synthetic claims game (``claims_scale.generate_ga
 the same latency added to every request:
 
 (a) **sheetmaster**: ``run_turn(SheetsStore(sid, client, secret=...), Mode.SCHEDULED)`` with
-    the turn's deadline an hour in the past: lock + metadata, one ``values.batchGet`` of every
-    tab, one atomic ``batchUpdate`` of the changed cells that also releases the lock (a write
-    over 2 MB goes in several, see ``sheets_payload.py``).
+    the turn's deadline an hour in the past: lock + metadata, one
+    ``values.batchGetByDataFilter`` of every bound tab, one atomic ``batchUpdate`` of the
+    changed cells that also releases the lock (a write over 2 MB goes in several, see
+    ``sheets_payload.py``).
 (b) **per tab** (what gspread-dataframe-style code does): ``client.open_by_key``, then
     ``worksheets()``, one ``get_all_values`` per tab, the same deadline check and
     ``sheetmaster.engine.resolve`` on the DataFrames, then for every tab that changed a
@@ -204,7 +205,7 @@ def request_kinds(server: FakeSheetsServer) -> dict[str, int]:
 
 
 def sheetmaster_way(server: FakeSheetsServer, sid: str) -> Measured:
-    """(a) sheetmaster's nightly run: lock, one batchGet, one batchUpdate."""
+    """(a) sheetmaster's nightly run: lock, one read (by sheetId), one batchUpdate."""
     client = server.client()
     clock = _Clock(client)
     store = SheetsStore(sid, client, secret=DICE_SECRET)

@@ -14,9 +14,10 @@ its own fresh copy of the same synthetic claims game (``claims_scale.generate_ga
 the same latency added to every request:
 
 (a) **sheetmaster**: ``run_turn(SheetsStore(sid, client, secret=...), Mode.SCHEDULED)`` with
-    the turn's deadline an hour in the past: lock + metadata, one ``values.batchGet`` of every
-    tab, one atomic ``batchUpdate`` of the changed cells that also releases the lock (a write
-    over 2 MB goes in several, see ``sheets_payload.py``).
+    the turn's deadline an hour in the past: lock + metadata, one
+    ``values.batchGetByDataFilter`` of every bound tab, one atomic ``batchUpdate`` of the
+    changed cells that also releases the lock (a write over 2 MB goes in several, see
+    ``sheets_payload.py``).
 (b) **per tab** (what gspread-dataframe-style code does): ``client.open_by_key``, then
     ``worksheets()``, one ``get_all_values`` per tab, the same deadline check and
     ``sheetmaster.engine.resolve`` on the DataFrames, then for every tab that changed a
@@ -54,6 +55,7 @@ from sheetmaster.runs import Mode, decide, ruleset_of, run_turn
 from sheetmaster.stores.gsheets import UNDO_TAB, SheetsStore
 from sheetmaster.stores.xlsx import read_sheet_rows
 from sheetmaster.testing.fakesheets import FakeSheetsServer
+from sheetmaster.testing.fakesheets.upload import bind_game
 
 try:  # run as a script: benchmarks/ is on sys.path
     from claims_scale import SEED, build_game_state, generate_game
@@ -116,9 +118,12 @@ def frame_rows(df: Any) -> list[list[Any]]:
 
 
 def upload(server: FakeSheetsServer, state: GameState) -> str:
-    """A fresh spreadsheet holding the game (directly, no HTTP: not part of any timing)."""
+    """A fresh spreadsheet holding the game (directly, no HTTP: not part of any timing), laid
+    out and bound to its tabs as ``sheetmaster init`` leaves it (not timed either)."""
     sheets = {tab: frame_rows(df) for tab, df in state.tables.items()}
-    return server.create_spreadsheet(title="nightly benchmark", sheets=sheets, time_zone=ZONE)
+    sid = server.create_spreadsheet(title="nightly benchmark", sheets=sheets, time_zone=ZONE)
+    bind_game(server, sid, DICE_SECRET)
+    return sid
 
 
 # -- the two ways ---------------------------------------------------------------------------
@@ -162,8 +167,10 @@ class _Clock:
             began = time.perf_counter()
             try:
                 return send(method, url, *args, **kwargs)
-            finally:
-                self.calls.append((method.upper(), began, time.perf_counter()))
+            finally:  # a read asks by data filter with a POST
+                read = method.upper() == "GET" or url.endswith(":batchGetByDataFilter")
+                self.calls.append(("GET" if read else method.upper(), began,
+                                   time.perf_counter()))
 
         session.request = timed
 
@@ -198,7 +205,7 @@ def request_kinds(server: FakeSheetsServer) -> dict[str, int]:
 
 
 def sheetmaster_way(server: FakeSheetsServer, sid: str) -> Measured:
-    """(a) sheetmaster's nightly run: lock, one batchGet, one batchUpdate."""
+    """(a) sheetmaster's nightly run: lock, one read (by sheetId), one batchUpdate."""
     client = server.client()
     clock = _Clock(client)
     store = SheetsStore(sid, client, secret=DICE_SECRET)

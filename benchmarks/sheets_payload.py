@@ -59,8 +59,8 @@ def one_size(territories: int, limit: int, seed: int) -> dict[str, Any]:
         if not outcome.written:
             raise SystemExit(f"the turn was not written: {outcome.waiting}")
         sizes = [r.size for r in server.requests]
-        kinds = [("write" if r.method == "POST" and i > 0 else
-                  "lock" if r.method == "POST" else "read") for i, r in enumerate(server.requests)]
+        kinds = [("read" if r.method == "GET" or r.path.endswith(":batchGetByDataFilter") else
+                  "write" if i > 0 else "lock") for i, r in enumerate(server.requests)]
     writes = [s for s, k in zip(sizes, kinds) if k == "write"]
     return {"territories": territories, "orders": orders, "limit": limit,
             "requests": len(sizes), "write_requests": len(writes),

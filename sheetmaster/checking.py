@@ -14,7 +14,7 @@ from collections.abc import Collection
 from dataclasses import replace
 
 from sheetmaster.dice import PracticeDice
-from sheetmaster.engine import resolve
+from sheetmaster.engine import orders_private, resolve
 from sheetmaster.model import GameState, OrderResult, Status, TurnResult
 from sheetmaster.orders import REASON, RESULT
 from sheetmaster.ruleset import Ruleset
@@ -52,6 +52,8 @@ def check(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> TurnRe
     result = _answers(ruleset, raw, secret)
     views = _views(ruleset, raw, secret, result.results)
     shared = views.get(None) or [r.shown() for r in result.results]
+    if orders_private(result.before):  # the orders tab is the GM's alone: every answer
+        shared = [r for r in result.results if r.row > 0] + [r for r in shared if r.row < 0]
     tables = dict(result.before.tables)
     for tab, sign in ((ORDERS_TAB, 1), (GM_ORDERS_TAB, -1)):
         if tab not in tables:

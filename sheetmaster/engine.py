@@ -37,6 +37,7 @@ from sheetmaster.lasting import Lasting, lasting_tables
 from sheetmaster.model import (
     Event,
     GameState,
+    OrderResult,
     Status,
     TurnResult,
 )
@@ -66,9 +67,12 @@ from sheetmaster.tabs import (
     LOG,
     LOG_TAB,
     ORDER_CAP,
+    ORDERS_SHEET,
     ORDERS_TAB,
     advance_game,
+    find_tab,
     log_rows,
+    near_tab,
     orders_table,
     parse_deadline,
     read_meta,
@@ -112,14 +116,6 @@ class Prepared:
     lasting: Lasting
 
 
-def find_tab(tables: dict[str, pd.DataFrame], tab: str) -> str | None:
-    folded = values.fold(tab)
-    for name in tables:
-        if values.fold(name) == folded:
-            return name
-    return None
-
-
 def prepare(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> Prepared:
     """Validate every tab and build the ruleset's world, or raise :class:`StateError`.
     ``secret``: the game's dice secret, which opens what a ruleset sealed (see :class:`Loaded`).
@@ -135,10 +131,7 @@ def prepare(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> Prep
         if name is not None:
             tab_names[table.tab] = name
         if name is None:
-            problems.add(wanted, None, None,
-                         f"the game has no tab named '{wanted}' "
-                         f"(it has: {', '.join(raw.tables) or 'none'}); if it was renamed, "
-                         f"give it back its name")
+            problems.add(wanted, None, None, _missing_tab(raw, wanted))
             continue
         df = raw.tables[name]
         if table.player_input:
@@ -206,14 +199,42 @@ def load_entities(ruleset: Ruleset, state: GameState, settings: Settings, date: 
     return Loaded(state, rows, names, settings, date, key)
 
 
+def _missing_tab(raw: GameState, wanted: str) -> str:
+    """Why a tab the rules need is not in the game, and what to do."""
+    near = near_tab(raw.tables, wanted)
+    if near is not None:
+        return (f"the game has no tab named {wanted!r}; tab {near!r} differs from it only "
+                f"in case or spaces: give it exactly that name")
+    if wanted in raw.meta.get("unbound_tabs", ()):
+        return (f"tab {wanted!r} is not one `sheetmaster init` bound to the game (a run reads "
+                f"only the tabs init recorded): if it is the game's, run init again, which "
+                f"binds the tabs as they are")
+    sheet = raw_setting(raw, ORDERS_SHEET)
+    if sheet and wanted == _orders_tab(raw):
+        return (f"the game's orders are in a second spreadsheet (the Game tab's "
+                f"'{ORDERS_SHEET}': {sheet}), which only the GM's runs on Google Sheets read")
+    return (f"the game has no tab named {wanted!r} (it has: {', '.join(raw.tables) or 'none'}); "
+            f"if it was renamed, give it back its name")
+
+
 def _orders_tab(raw: GameState) -> str:
     """The Game tab's 'orders tab' setting, or 'Orders'."""
+    return raw_setting(raw, "orders tab") or ORDERS_TAB
+
+
+def orders_elsewhere(raw: GameState) -> bool:
+    """Whether the game's orders are in an orders spreadsheet this state does not hold."""
+    return bool(raw_setting(raw, ORDERS_SHEET)) and find_tab(raw.tables, _orders_tab(raw)) is None
+
+
+def raw_setting(raw: GameState, key: str) -> str:
+    """A Game setting's value as text, read before the tabs are checked ('' if none)."""
     game = raw.tables.get(find_tab(raw.tables, GAME_TAB) or "")
     if game is not None and len(game.columns) >= 2:
-        for key, value in zip(game.iloc[:, 0].tolist(), game.iloc[:, 1].tolist()):
-            if values.fold(values.text(key)) == "orders tab" and values.text(value):
+        for name, value in zip(game.iloc[:, 0].tolist(), game.iloc[:, 1].tolist()):
+            if values.fold(values.text(name)) == key and values.text(value):
                 return values.text(value)
-    return ORDERS_TAB
+    return ""
 
 
 def _with_formula_text(df: pd.DataFrame) -> pd.DataFrame:
@@ -374,7 +395,7 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
         after_tables.update(prepared.world.to_tables(state))
         after_tables.update(prepared.lasting.to_tables(state))
         after_tables[ORDERS_TAB] = orders_after(
-            state.tables[ORDERS_TAB], [r for r in ordered if r.row > 0],
+            state.tables[ORDERS_TAB], orders_tab_results(state, ordered),
             [r for r in parsed.blank_turn_rows if r > 0], turn)
         if ruleset.gm_orders:
             after_tables[GM_ORDERS_TAB] = orders_after(
@@ -391,6 +412,24 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
         return TurnResult(ruleset.name, turn, seed, state, GameState(after_tables, after_meta),
                           ordered, events,
                           before if before is not None else private_notes(prepared.world))
+
+
+def orders_private(state: GameState) -> bool:
+    """Whether the game keeps its orders in the GM's own spreadsheet (its ``orders sheet``)."""
+    return bool(values.text(state.meta.get(ORDERS_SHEET)))
+
+
+def orders_tab_results(state: GameState, results: list[OrderResult]) -> list[OrderResult]:
+    """The results the orders tab shows. In a game whose orders are in the GM's own
+    spreadsheet, that tab shows every reason, and every order becomes secret everywhere
+    else: no report, log or output anyone else reads tells what was ordered."""
+    mine = [r for r in results if r.row > 0]
+    if not orders_private(state):
+        return mine
+    shown = [replace(r, secret=False) for r in mine]
+    for r in mine:
+        r.secret = True
+    return shown
 
 
 def _run_phases(ruleset: Ruleset, ctx: Context) -> None:

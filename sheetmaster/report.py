@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from sheetmaster import collector
-from sheetmaster.engine import all_tables
+from sheetmaster.engine import all_tables, orders_private
 from sheetmaster.model import GM_ONLY, Event, GameState, OrderResult, Status, TurnResult
 from sheetmaster.order_cap import DEFAULT_CAP, gathered, over_cap_reason
 from sheetmaster.order_cap import SETTING as ORDER_CAP
@@ -346,13 +346,14 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
     if dice:
         out += [f"Dice: {md(dice)}. Anyone can check them with `sheetmaster verify`.", ""]
     out += groups.whole_game
+    private = viewer != GM and orders_private(result.before)
     if viewer is None or viewer == GM:
         everything = viewer == GM
         for name in groups.players:
             orders = groups.orders.get(name, []) if everything else \
                 [r for r in groups.shared.get(name, ()) if not r.secret]
             events = groups.events.get(name, [])
-            out += _section(ruleset, groups, name, orders,
+            out += _section(ruleset, groups, name, None if private else orders,
                             result.notes.get(name) if everything else None,
                             events if everything else [e for e in events if e.public])
         if everything:
@@ -372,14 +373,17 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
                 out += [f"## {md(name)}", "", *lines]
         out += [ELSEWHERE_CHECKED if checked else ELSEWHERE, ""]
     orders, rejected, dice_rolled = groups.totals(viewer)
-    out.append(f"_{plural(orders, 'order')}, {rejected} rejected, "
-               f"{plural(dice_rolled, 'die', 'dice')} rolled._")
+    counted = "" if private and viewer is None else \
+        f"{plural(orders, 'order')}, {rejected} rejected, "
+    out.append(f"_{counted}{plural(dice_rolled, 'die', 'dice')} rolled._")
     return "\n".join(out) + "\n"
 
 
-def _section(ruleset: Ruleset, groups: TurnGroups, name: str, orders: list[OrderResult],
-             notes: list[str] | None, events: list[Event]) -> list[str]:
-    """One player's section: orders, notes, lines by phase, holdings and balances."""
+def _section(ruleset: Ruleset, groups: TurnGroups, name: str,
+             orders: list[OrderResult] | None, notes: list[str] | None,
+             events: list[Event]) -> list[str]:
+    """One player's section: orders (None: kept private), notes, lines by phase, holdings
+    and balances."""
     out = [f"## {md(name)}", "", *_orders_section(orders, groups.reason_over)]
     if notes:
         out += ["**Only for you** (and the GM)", "", *(f"- {md(line)}" for line in notes), ""]
@@ -415,8 +419,15 @@ def player_reports(ruleset: Ruleset, result: TurnResult, *, checked: bool = Fals
     return reports
 
 
-def _orders_section(mine: list[OrderResult], reason_over: str = "") -> list[str]:
-    """A player's orders, a row each; the rows over their cap summed up in one row."""
+#: what the public report says of orders kept in the GM's own spreadsheet.
+PRIVATE_ORDERS = ("Orders are private in this game: each player's own report lists theirs.")
+
+
+def _orders_section(mine: list[OrderResult] | None, reason_over: str = "") -> list[str]:
+    """A player's orders, a row each (None: kept private); the rows over their cap summed up
+    in one row."""
+    if mine is None:
+        return [PRIVATE_ORDERS, ""]
     if not mine:
         return ["No orders this turn.", ""]
     shown, over = gathered(mine, reason_over)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -16,7 +16,7 @@ from sheetmaster.model import PUBLIC, Event
 from sheetmaster.order_cap import DEFAULT_CAP, read_cap
 from sheetmaster.order_cap import SETTING as ORDER_CAP
 from sheetmaster.orders import ORDER, PLAYER, REASON, RESULT, TURN
-from sheetmaster.schema import Column, Kind, Problems, Table
+from sheetmaster.schema import Column, Kind, Problem, Problems, StateError, Table
 from sheetmaster.values import BadValue
 
 GAME_TAB, ORDERS_TAB, LOG_TAB = "Game", "Orders", "Log"
@@ -55,6 +55,49 @@ SETTINGS: dict[str, tuple[Any, str]] = {
 }
 # A setting a new game does not list, read when the GM adds its row: ORDER_CAP (at most so
 # many order rows from one player a turn; see sheetmaster.order_cap).
+
+#: the Game setting that names a second, GM-only spreadsheet holding the orders tab.
+ORDERS_SHEET = "orders sheet"
+ORDERS_SHEET_HELP = ("the id of a second spreadsheet, shared with the GM and sheetmaster "
+                     "only, that holds the orders tab (keeps orders secret; set by `sheetmaster "
+                     "init --orders-sheet`)")
+
+
+def tab_clashes(titles: Iterable[str]) -> list[tuple[str, str]]:
+    """Pairs of tabs whose names differ only in case or white space (a 'Players' and a
+    'Players' followed by a no-break space), the first of each pair the earlier tab."""
+    seen: dict[str, str] = {}
+    out = []
+    for title in titles:
+        first = seen.setdefault(values.fold(title), title)
+        if first != title:
+            out.append((first, title))
+    return out
+
+
+def check_tab_names(titles: Iterable[str]) -> None:
+    """Refuse a game where two tabs' names differ only in case or white space: a player who
+    adds a look-alike of a protected tab must never pass it off as the game's."""
+    clashes = tab_clashes(titles)
+    if clashes:
+        raise StateError([Problem(first, None, None, (
+            f"tab {first!r} and tab {other!r} have the same name but for case or spaces, so "
+            f"sheetmaster cannot tell which is the game's; delete or rename the one that is "
+            f"not (anyone who may edit the sheet can add a tab)")) for first, other in clashes])
+
+
+def find_tab(tables: Iterable[str], tab: str) -> str | None:
+    """``tab`` if the game has a tab of exactly that name, else None; a game with two tabs
+    whose names fold alike is refused (:func:`check_tab_names`)."""
+    check_tab_names(tables)
+    return tab if tab in tables else None
+
+
+def near_tab(tables: Iterable[str], tab: str) -> str | None:
+    """A tab whose name is ``tab``'s but for case or spaces (for a helpful message)."""
+    folded = values.fold(tab)
+    return next((t for t in tables if values.fold(t) == folded and t != tab), None)
+
 
 LOG = Table(
     LOG_TAB,

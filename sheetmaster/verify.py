@@ -32,7 +32,14 @@ import pandas as pd
 
 from sheetmaster import values
 from sheetmaster.dice import Dice
-from sheetmaster.engine import DICE_COMMITMENT, all_tables, find_tab, prepare, resolve
+from sheetmaster.engine import (
+    DICE_COMMITMENT,
+    all_tables,
+    find_tab,
+    orders_elsewhere,
+    prepare,
+    resolve,
+)
 from sheetmaster.fairness import RevealedDice, commitment, parse_dice_line
 from sheetmaster.model import GameState
 from sheetmaster.report import one_line
@@ -40,7 +47,7 @@ from sheetmaster.runs import game_settings, ruleset_of
 from sheetmaster.sealed import SecretNeeded
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets_undo import UNDO_TAB, parse_snapshot, tables_before
-from sheetmaster.tabs import GAME_TAB, LOG_TAB, log_rows
+from sheetmaster.tabs import GAME_TAB, LOG_TAB, ORDERS_SHEET, log_rows
 
 
 @dataclass
@@ -142,7 +149,11 @@ def verify_turn(state: GameState, *, turn: int | None = None, before: GameState 
         return report
     _check_turn_line(report, log, turn, revealed.seed)
     _replay(report, _turn_rows(log, turn), revealed.seed)
-    if before is not None:
+    if before is not None and orders_elsewhere(before):
+        report.add(None, f"turn {turn}'s orders are in the GM's own orders spreadsheet (the "
+                         f"Game tab's '{ORDERS_SHEET}'), which players cannot open, so the "
+                         f"turn cannot be resolved again from the shared one")
+    elif before is not None:
         _re_resolve(report, ruleset, state, before, before_from, revealed, turn, current,
                     secret)
     else:

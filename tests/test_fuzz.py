@@ -132,7 +132,8 @@ def test_a_damaged_workbook_is_left_as_it_was(tmp_path, name, game, damage):
 def test_every_kind_of_damage_is_tried():
     kinds = {d.kind for _, _, d in _one_of_each_kind("claims")}
     assert kinds >= {"missing tab", "column dropped", "column renamed", "column twice",
-                     "bad cell", "duplicate name", "game setting", "cross reference"}
+                     "bad cell", "duplicate name", "game setting", "cross reference",
+                     "look-alike tab", "tab misspelled"}
 
 
 # -- the checkers can fail ----------------------------------------------------------------------

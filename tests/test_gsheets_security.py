@@ -23,7 +23,7 @@ from sheetmaster.rules.claims import RULESET
 from sheetmaster.runs import Mode, run_turn, undo_turn
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets import LOCK_KEY, UNDO_TAB, RetryPolicy, SheetsStore
-from sheetmaster.stores.gsheets_init import plan_init, read_existing
+from sheetmaster.stores.gsheets_init import lay_out
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.identity import service_account_key
 from sheetmaster.testing.fakesheets.upload import upload_state
@@ -42,8 +42,9 @@ def server():
 
 
 def upload(server, state: GameState, **kw) -> str:
-    """The game as a spreadsheet owned by the GM."""
-    return upload_state(server, state, owner=GM, **kw)
+    """The game as a spreadsheet owned by the GM, laid out and bound as ``init`` leaves it
+    (the GM and the nightly job may edit its protected tabs)."""
+    return upload_state(server, state, owner=GM, secret=SECRET, editors=(GM, BOT), **kw)
 
 
 def store(server, sid, user: str | None = BOT, **kw) -> SheetsStore:
@@ -67,13 +68,9 @@ def order_rows(server, sid, tab: str, *orders: dict) -> list[list]:
     return [[order.get(column, "") for column in header] for order in orders]
 
 
-def laid_out(server, sid, editors=(GM, BOT)) -> None:
+def laid_out(server, sid, editors=(GM, BOT), **kw) -> None:
     """``sheetmaster init`` as the GM (the owner, with their own credentials)."""
-    gm = store(server, sid, GM)
-    with gm.locked():
-        plan = plan_init(gm, RULESET, editors=list(editors), existing=read_existing(gm),
-                         secret=SECRET)
-        gm.apply(plan.requests, "laying out the sheet")
+    lay_out(store(server, sid, GM), RULESET, list(editors), SECRET, **kw)
 
 
 def protections(server, sid) -> dict[str, list[dict]]:
@@ -198,7 +195,7 @@ def test_init_with_the_gms_own_credentials_keeps_the_job_an_editor(server):
     laid_out(server, sid, editors=(GM,))  # the bug: the service account left out
     server.set_values(sid, "Players!A2", [["Avalon", 10]])
     server.set_values(sid, "Territories!A2", [["Camelot", "Avalon"]])
-    with pytest.raises(StoreError, match="protected cell"):
+    with pytest.raises(StoreError, match="is not an editor of tab"):  # before any write
         run_turn(store(server, sid, BOT), Mode.RESOLVE, secret=SECRET, force=True)
     laid_out(server, sid, editors=(GM, BOT))  # init again, with the job's account
     assert run_turn(store(server, sid, BOT), Mode.RESOLVE, secret=SECRET, force=True).written
@@ -281,10 +278,11 @@ def test_form_responses_after_the_deadline_wait(server):
                                   "orders tab": "Form Responses 1"})
     answers = [c for c in state.tables.pop("Orders").columns
                if c not in ("turn", "result", "reason")]
-    sid = upload(server, state, time_zone="Asia/Tokyo")  # the sheet's zone is not the game's
+    sid = upload_state(server, state, owner=GM, time_zone="Asia/Tokyo")  # not the game's zone
     form = "Form Responses 1"  # the tab a Google Form fills, one question per column
     server.client(GM).open_by_key(sid).add_worksheet(form, rows=100, cols=20).update(
         [["Timestamp", *answers, "turn", "result", "reason"]], "A1")
+    laid_out(server, sid)  # init again: it finds the form tab the Game tab names
     for minutes, amount in ((-5, 1), (5, 2)):
         given = {"player": "Avalon", "order": "build armies", "amount": amount}
         server.submit_form(sid, form, [given.get(c, "") for c in answers],
@@ -369,7 +367,7 @@ def test_the_cli_says_a_revoked_key_clearly_and_scrubbed(server, tmp_path, monke
 
 
 def test_the_endpoint_setting_says_credentials_are_not_used(server, monkeypatch, capsys):
-    sid = upload(server, example())
+    sid = upload_state(server, example(), env_secret=SECRET)
     monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
     monkeypatch.setenv("SHEETMASTER_DICE_SECRET", SECRET)
     assert main(["check", "--sheet", sid, "-q", "--credentials", "/nowhere/key.json"]) == \

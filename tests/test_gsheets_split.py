@@ -70,7 +70,7 @@ def server():
 @pytest.fixture
 def clean(server, example_state):
     """The sheet after one clean turn in one request (dice seed 11)."""
-    sid = upload_state(server, example_state)
+    sid = upload_state(server, example_state, secret=SECRET)
     store = store_for(server, sid)
     assert run_turn(store, Mode.RESOLVE, seed=11).written
     assert store.write_requests == 1
@@ -79,7 +79,7 @@ def clean(server, example_state):
 
 def test_a_big_write_is_split_under_the_limit_and_leaves_the_same_sheet(server, example_state,
                                                                         clean):
-    sid = upload_state(server, example_state)
+    sid = upload_state(server, example_state, secret=SECRET)
     store = store_for(server, sid, max_payload=LIMIT)
     server.reset_counts()
     assert run_turn(store, Mode.RESOLVE, seed=11).written
@@ -92,7 +92,7 @@ def test_a_big_write_is_split_under_the_limit_and_leaves_the_same_sheet(server, 
 
 
 def test_the_fake_refuses_a_body_over_googles_limit(server, example_state):
-    sid = upload_state(server, example_state)
+    sid = upload_state(server, example_state, secret=SECRET)
     server.max_payload = 2_000
     with pytest.raises(StoreError, match="payload size exceeds the limit"):
         run_turn(store_for(server, sid), Mode.RESOLVE, seed=11)
@@ -104,11 +104,11 @@ def test_a_run_killed_at_any_request_of_a_split_write_is_put_right_by_the_next(
         server, example_state, clean):
     """Killed after 0, 1, ... of its write requests, the game is put back as it was (or was
     never touched) and the next run resolves the very same turn."""
-    probe = upload_state(server, example_state)
+    probe = upload_state(server, example_state, secret=SECRET)
     store = store_for(server, probe, max_payload=LIMIT)
     run_turn(store, Mode.RESOLVE, seed=11)
     for writes in range(store.write_requests):
-        sid = upload_state(server, example_state)
+        sid = upload_state(server, example_state, secret=SECRET)
         before = sheet(server, sid, undo=False)
         dying = killed_after(store_for(server, sid, max_payload=LIMIT, lock_ttl=0), writes)
         with pytest.raises(Killed):
@@ -128,7 +128,7 @@ def test_a_run_killed_at_any_request_of_a_split_write_is_put_right_by_the_next(
 
 def test_a_split_write_that_keeps_failing_says_so_and_the_next_run_puts_it_right(
         server, example_state, clean):
-    sid = upload_state(server, example_state)
+    sid = upload_state(server, example_state, secret=SECRET)
     before = sheet(server, sid, undo=False)
     store = store_for(server, sid, max_payload=LIMIT, lock_ttl=0,
                       retry=RetryPolicy(deadline=0.3, first_wait=0.01, max_wait=0.02))
@@ -154,7 +154,7 @@ def test_a_split_write_that_keeps_failing_says_so_and_the_next_run_puts_it_right
 
 
 def test_undo_of_a_split_write_puts_every_cell_back(server, example_state):
-    sid = upload_state(server, example_state)
+    sid = upload_state(server, example_state, secret=SECRET)
     before = sheet(server, sid, undo=False)
     run_turn(store_for(server, sid, max_payload=LIMIT), Mode.RESOLVE, seed=11)
     undoing = store_for(server, sid, max_payload=LIMIT)
@@ -189,7 +189,7 @@ def test_a_split_write_without_the_dice_secret_is_refused_before_anything_is_wri
         server, example_state):
     """The mark that lets a later run put a half-written turn back is signed with the dice
     secret; without it a split write would be unsafe, so none is begun."""
-    sid = upload_state(server, example_state)
+    sid = upload_state(server, example_state, secret=SECRET)
     before = sheet(server, sid)
     with pytest.raises(DiceSecretError, match="Nothing was written"):
         run_turn(store_for(server, sid, max_payload=LIMIT, secret=None), Mode.RESOLVE, seed=11)
@@ -202,7 +202,7 @@ def test_a_mark_a_player_forges_or_copies_rolls_nothing_back(server, example_sta
     """Players can add developer metadata to the sheet and read what runs leave there. A mark
     without the secret's signature is ignored; a genuine mark copied from a finished write
     (the game has moved past its turn) is only removed: the finished turn stays."""
-    sid = upload_state(server, example_state)
+    sid = upload_state(server, example_state, secret=SECRET)
     store = store_for(server, sid, max_payload=LIMIT)
     seen: list[str] = []
     send = store.http.batch_update
@@ -231,14 +231,14 @@ def test_a_mark_a_player_forges_or_copies_rolls_nothing_back(server, example_sta
 
 
 def test_a_run_killed_in_a_split_undo_has_the_undo_finished_by_the_next(server, example_state):
-    sid = upload_state(server, example_state)
+    sid = upload_state(server, example_state, secret=SECRET)
     before = sheet(server, sid, undo=False)
     run_turn(store_for(server, sid, max_payload=LIMIT), Mode.RESOLVE, seed=11)
     probe = store_for(server, sid, max_payload=LIMIT)
     undo_turn(probe)
     assert probe.write_requests > 2 and sheet(server, sid, undo=False) == before
     for writes in range(1, probe.write_requests):
-        sid = upload_state(server, example_state)
+        sid = upload_state(server, example_state, secret=SECRET)
         run_turn(store_for(server, sid, max_payload=LIMIT), Mode.RESOLVE, seed=11)
         dying = killed_after(store_for(server, sid, max_payload=LIMIT, lock_ttl=0), writes)
         with pytest.raises(Killed):
@@ -267,7 +267,7 @@ def test_a_first_request_applied_but_its_answer_lost_is_not_sent_twice(server, e
                                                                        clean):
     """The first request adds the undo tab, so its retry is refused ("already exists"); its
     mark on the sheet shows it was applied, and the write goes on."""
-    sid = upload_state(server, example_state)
+    sid = upload_state(server, example_state, secret=SECRET)
     store = store_for(server, sid, max_payload=LIMIT)
     send = store.http.batch_update
     calls = []

@@ -12,7 +12,7 @@ import pytest
 from sheetmaster.builder import build_state
 from sheetmaster.engine import resolve
 from sheetmaster.model import GameState, Status
-from sheetmaster.runs import Mode, run_turn
+from sheetmaster.runs import Mode, run_turn, undo_turn
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets import LOCK_KEY, RetryPolicy, SheetsStore
 from sheetmaster.stores.xlsx import XlsxStore
@@ -20,13 +20,13 @@ from sheetmaster.stores.xlsx_layout import write_new_workbook
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.upload import upload_state
 
-
-def upload(server: FakeSheetsServer, state: GameState, time_zone: str = "UTC") -> str:
-    return upload_state(server, state, time_zone=time_zone)
-
-
 #: the test games' dice secret, kept outside the sheet as a real game's is.
 SECRET = "the test game's dice secret"
+
+
+def upload(server: FakeSheetsServer, state: GameState, time_zone: str = "UTC") -> str:
+    """The game laid out and bound as ``init`` leaves it."""
+    return upload_state(server, state, time_zone=time_zone, secret=SECRET)
 
 
 def store_for(server: FakeSheetsServer, sid: str, **kw) -> SheetsStore:
@@ -211,7 +211,8 @@ def test_form_intake_rejects_orders_sent_from_someone_elses_address(server, clai
                "amount": 1},
               {"email": "arthur@example.org", "player": "Avalon", "order": "build armies",
                "amount": 2}]
-    sid = upload(server, build_state(claims, tables, orders))
+    # the tab a Google Form fills (init protects it: only the Form and the GM write in it)
+    sid = upload(server, build_state(claims, tables, orders, settings={"orders tab": "Orders"}))
     outcome = run_turn(store_for(server, sid), Mode.RESOLVE, secret=SECRET)
     results = {r.row: r for r in outcome.result.results}
     assert results[2].status is Status.REJECTED and "not Avalon's address" in results[2].reason
@@ -249,3 +250,14 @@ def test_undo_puts_every_cell_back(server, example_state):
     with pytest.raises(StoreError, match="nothing to undo"):
         undo_turn(store_for(server, sid))
     assert run_turn(store_for(server, sid), Mode.RESOLVE, secret=SECRET).written  # again
+
+
+def test_a_check_keeps_the_last_resolves_undo_snapshot(server, example_state):
+    """A check writes order answers only: the snapshot of the last resolve stays, so the
+    turn can still be undone (and verified from it)."""
+    sid = upload(server, example_state)
+    before = {tab: server.values(sid, tab) for tab in ("Players", "Territories", "Game")}
+    assert run_turn(store_for(server, sid), Mode.RESOLVE, seed=11, force=True).written
+    assert run_turn(store_for(server, sid), Mode.CHECK, secret=SECRET).written
+    assert undo_turn(store_for(server, sid)) == 2
+    assert {tab: server.values(sid, tab) for tab in before} == before

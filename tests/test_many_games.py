@@ -48,6 +48,10 @@ def game_tab(server: FakeSheetsServer, sid: str) -> dict:
     return {row[0]: row[1] for row in server.values(sid, "Game")[1:] if len(row) > 1}
 
 
+#: the games' dice secret (SHEETMASTER_DICE_SECRET), each game's bound to its sheet.
+SECRET = "the games' dice secret"
+
+
 @pytest.fixture
 def server():
     with FakeSheetsServer() as fake:
@@ -58,13 +62,13 @@ def server():
 def three_games(server, tmp_path, monkeypatch):
     """avalon (claims, due), isles (clans, not due yet), broken (claims, 'ten' gold)."""
     monkeypatch.setenv(ENDPOINT_ENV, server.url)
-    monkeypatch.setenv(SECRET_ENV, "the games' dice secret")  # each bound to its sheet
+    monkeypatch.setenv(SECRET_ENV, SECRET)  # each bound to its sheet
     monkeypatch.chdir(tmp_path)
     sids = {
-        "avalon": upload_state(server, example_state("claims", -1)),
-        "isles": upload_state(server, example_state("clans", +5)),
+        "avalon": upload_state(server, example_state("claims", -1), env_secret=SECRET),
+        "isles": upload_state(server, example_state("clans", +5), env_secret=SECRET),
         "broken": upload_state(server, example_state(
-            "claims", -1, Players=("player", "Bretagne", "gold", "ten"))),
+            "claims", -1, Players=("player", "Bretagne", "gold", "ten")), env_secret=SECRET),
     }
     toml = tmp_path / "games.toml"
     toml.write_text("".join(

@@ -103,7 +103,8 @@ def test_the_map_of_a_google_sheet_game(tmp_path: Path, monkeypatch, capsys):
     monkeypatch.setenv("SHEETMASTER_DICE_SECRET", "a test game's dice secret")
     with FakeSheetsServer() as server:
         monkeypatch.setenv(ENDPOINT_ENV, server.url)
-        sid = upload_state(server, example_state("clans", -1))
+        sid = upload_state(server, example_state("clans", -1),
+                           env_secret="a test game's dice secret")
         assert main(["map", "--sheet", sid]) == 0
         assert (tmp_path / "turn-4-map.png").exists()
         assert main(["map", "--sheet", sid, "--turn", "2"]) == 2

@@ -25,7 +25,7 @@ def test_quick_nightly_benchmark_compares_both_ways(tmp_path: Path) -> None:
     report = json.loads(out.read_text(encoding="utf-8"))
     ours, theirs = report["rows"]
     assert [ours["way"], theirs["way"]] == ["sheetmaster", "per tab (gspread)"]
-    # sheetmaster's whole nightly turn: lock, one batchGet, one batchUpdate.
+    # sheetmaster's whole nightly turn: lock, one read (by sheetId), one batchUpdate.
     assert 1 <= ours["requests"] <= 3
     assert theirs["requests"] > ours["requests"]
     for row in (ours, theirs):
@@ -48,6 +48,6 @@ def test_payload_benchmark_splits_a_write_over_its_limit(tmp_path: Path) -> None
     assert [r["territories"] for r in rows] == [100, 200]
     for row in rows:
         assert row["write_requests"] > 1
-        assert row["requests"] == row["write_requests"] + 2  # lock, one batchGet, the writes
+        assert row["requests"] == row["write_requests"] + 2  # lock, one read, the writes
         assert row["largest_request"] <= 20_000 and row["over_recommended"] == 0
     assert rows[1]["write_bytes"] > rows[0]["write_bytes"]

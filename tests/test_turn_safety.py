@@ -122,7 +122,7 @@ def test_a_long_past_deadline_resolves_one_turn_and_the_next_is_in_the_future(mo
         **settings, "deadline": "2020-01-01 00:00", "timezone": "UTC",
         "turn length (hours)": 24})
     with FakeSheetsServer() as server:
-        sid = upload_state(server, state)
+        sid = upload_state(server, state, env_secret=SECRET)
         monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
         monkeypatch.setenv(SECRET_ENV, SECRET)
         for _ in range(3):
@@ -148,7 +148,7 @@ def test_a_past_deadline_without_a_turn_length_resolves_one_turn(monkeypatch, ca
     state = build_state(CLAIMS, tables, orders, turn=2, settings={
         **settings, "deadline": "2020-01-01 00:00", "timezone": "UTC"})
     with FakeSheetsServer() as server:
-        sid = upload_state(server, state)
+        sid = upload_state(server, state, env_secret=SECRET)
         monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
         monkeypatch.setenv(SECRET_ENV, SECRET)
         for _ in range(3):

@@ -69,11 +69,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def _recommit(server: Any, sid: str, workbook: Path) -> Path | None:
     """A workbook's game on a sheet rolls the sheet's dice (its secret bound to the sheet):
-    publish the commitment of those. Returns the workbook's secret file (None if none)."""
+    publish the commitment of those, and bind the game to its tabs as ``init`` does. Returns
+    the workbook's secret file (None if none)."""
+    from sheetmaster.testing.fakesheets.upload import bind_game
+
     try:
         secret = fairness.read_secret(workbook, env={})
     except fairness.DiceSecretError:
         return None
+    bind_game(server, sid, fairness.for_sheet(secret, sid))
     rows = server.values(sid, "Game")
     for number, row in enumerate(rows[1:], start=2):
         if row and str(row[0]).strip().casefold() == "dice commitment":

@@ -75,7 +75,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_init(args: argparse.Namespace) -> int:
     from sheetmaster.stores.google_auth import service_account_email
     from sheetmaster.stores.gsheets_client import ENDPOINT_ENV
-    from sheetmaster.stores.gsheets_init import plan_init, read_existing
+    from sheetmaster.stores.gsheets_init import lay_out
 
     if args.repo:
         return cmd_init_repo(args)
@@ -95,18 +95,23 @@ def cmd_init(args: argparse.Namespace) -> int:
                          "--service-account EMAIL: init runs with your own Google account, and "
                          "the job could not write the tabs init protects unless its account "
                          "is one of their editors")
-    with store.locked():
-        existing = read_existing(store)
-        plan = plan_init(store, ruleset, editors=[*(args.editor or []), job],
-                         form_tab=args.form_tab, existing=existing, secret=secret)
-        store.apply(plan.requests, "laying out the sheet")
+    if args.orders_sheet and args.orders_sheet.strip() == args.sheet:
+        raise UsageError("--orders-sheet must name a second spreadsheet, not the game's own")
+    editors = [*(args.editor or []), job]
+    plans = lay_out(store, ruleset, editors, secret, form_tab=args.form_tab,
+                    orders_sheet=args.orders_sheet, new_secret=made)
     print(f"laid out {args.sheet} for the {ruleset.name} rules.")
-    if plan.added_tabs:
-        print(f"  added tabs: {', '.join(plan.added_tabs)}")
-    if plan.kept_tabs:
-        print(f"  kept as they were: {', '.join(plan.kept_tabs)}")
-    if plan.protected:
-        print(f"  protected (GM and sheetmaster only): {', '.join(plan.protected)}")
+    for where, plan in plans:
+        if plan.added_tabs:
+            print(f"  {where}added tabs: {', '.join(plan.added_tabs)}")
+        if plan.kept_tabs:
+            print(f"  {where}kept as they were: {', '.join(plan.kept_tabs)}")
+        if plan.protected:
+            print(f"  {where}protected (GM and sheetmaster only): {', '.join(plan.protected)}")
+        print(f"  {where}bound to the game (runs read these tabs, whatever other tabs are "
+              f"named): {', '.join(plan.bound)}")
+        for note in plan.notes:
+            print(f"  note: {note}")
     if made:
         print(f"\nthe game's dice secret (shown once; players must never see it):\n  {shared}\n"
               f"store it as the secret {fairness.SECRET_ENV} of the game's GitHub environment "
@@ -178,5 +183,10 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
                    help="the service account the nightly job runs as (default: the one of the "
                         "credentials used); it is made an editor of every protected tab")
     p.add_argument("--form-tab", help="a linked Google Form's responses tab to read orders "
-                                      "from (rows must carry a verified e-mail)")
+                                      "from (rows must carry a verified e-mail); init "
+                                      "protects it (the Form still writes to it)")
+    p.add_argument("--orders-sheet", metavar="SPREADSHEET_ID",
+                   help="a second spreadsheet, shared with the GM and the service account only, "
+                        "to hold the orders tab (or, with --form-tab, the Form's responses), so "
+                        "players never see each other's orders")
     p.set_defaults(run=cmd_init)

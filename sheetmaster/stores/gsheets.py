@@ -3,17 +3,21 @@
 1. ``spreadsheets.batchUpdate`` that adds this run's lock (spreadsheet developer metadata,
    DOCUMENT-visible so that runs with other credentials see it too, signed with a key from
    the dice secret so that a lock a player forges is ignored) and returns the spreadsheet's
-   properties: tab titles, sheet ids, grid sizes, protections, time zone, and every lock
-   present, so a run that finds another live lock backs off;
-2. one ``values.batchGet`` of every tab as typed (``FORMULA``: a formula reads as its text,
-   so a formula a player types is refused as on a workbook; numbers unformatted, dates as
-   serial numbers), and only when some tab holds formulas, one more read of those tabs'
-   values;
+   properties: tab titles, sheet ids, grid sizes, protections, time zone, every lock
+   present, so a run that finds another live lock backs off, and the record of the tabs
+   ``init`` bound the game to (:mod:`.gsheets_binding`), so a look-alike tab is never read;
+2. one ``values.batchGetByDataFilter`` of every bound tab, by sheetId, as typed
+   (``FORMULA``: a formula reads as its text, so a formula a player types is refused as on a
+   workbook; numbers unformatted, dates as serial numbers), and only when some tab holds
+   formulas, one more read of those tabs' values;
 3. one ``spreadsheets.batchUpdate`` that grows grids where rows are added, writes every
    changed cell (text as ``stringValue``, so it can never become a formula; cleared cells as
    empty; a formula in a players' tab becomes its text, as on a workbook), the signed undo
    snapshot, and removes this run's lock: atomic, all or nothing. Locks left by crashed runs
    are removed afterwards, one by one, and one another run removed first is no failure.
+
+A game whose Game tab names an ``orders sheet`` reads and writes its orders tab in that
+second, GM-only spreadsheet: see :mod:`.gsheets_orders`.
 
 A write over ``max_payload`` (Google recommends 2 MB a request at most) goes in several
 requests, in an order that a crash cannot leave mixed: see :mod:`.gsheets_split`.
@@ -24,34 +28,32 @@ Every request is idempotent or identified by this run's id, so tenacity retries 
 
 from __future__ import annotations
 
-import contextlib
 import secrets
-import time
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from gspread.urls import SPREADSHEETS_API_V4_BASE_URL
+
 from sheetmaster import values
 from sheetmaster.engine import all_tables
-from sheetmaster.fairness import derived_key, sign
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.report import cell_changes
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import service_account_email
 from sheetmaster.stores.gsheets_batches import MAX_PAYLOAD
+from sheetmaster.stores.gsheets_binding import Binding, TabBinding
 from sheetmaster.stores.gsheets_cells import (
     cell_requests,
     cell_value,
-    delete_metadata,
     is_formula,
     merge_blank_runs,
     protect_request,
-    quote,
 )
+from sheetmaster.stores.gsheets_lock import LOCK_KEY, LOCK_TTL_SECONDS, RunLock
+from sheetmaster.stores.gsheets_orders import OrdersSheet
 from sheetmaster.stores.gsheets_retry import RETRY_STATUS, RetryPolicy
 from sheetmaster.stores.gsheets_split import RESOLVE, UNDO, Mark, SplitWrites
 from sheetmaster.stores.gsheets_undo import (
@@ -64,15 +66,14 @@ from sheetmaster.stores.gsheets_undo import (
     snapshot_rows,
 )
 from sheetmaster.stores.xlsx import read_sheet_rows
-from sheetmaster.tabs import GAME_TAB
+from sheetmaster.tabs import GAME_TAB, ORDERS_TAB
 
 __all__ = ["ADDED_ROWS", "LOCK_KEY", "RETRY_STATUS", "RetryPolicy", "SheetsStore", "UNDO_HEADER",
            "UNDO_TAB", "cell_value"]
 
-LOCK_KEY = "sheetmaster-lock"
-#: how long a run may hold the lock; past that it was left by a run that died (the nightly
-#: job's own time limit is 20 minutes).
-LOCK_TTL_SECONDS = 20 * 60
+#: what a run asks of the spreadsheet before reading it (without the lock's batchUpdate).
+TAB_FIELDS = ("properties.timeZone,sheets.properties,sheets.protectedRanges,"
+              "developerMetadata")
 
 
 @dataclass
@@ -86,11 +87,13 @@ class Tab:
     protections: list[dict[str, Any]] = field(default_factory=list)
 
 
-class SheetsStore(SplitWrites):
+class SheetsStore(RunLock, TabBinding, OrdersSheet, SplitWrites):
     """A game kept in a Google Sheet, read and written through gspread's HTTP client.
 
     ``secret`` is the game's dice secret: it signs this run's lock and the undo snapshot
-    (without it, locks cannot be told from forged ones and a snapshot cannot be undone).
+    (without it, locks cannot be told from forged ones and a snapshot cannot be undone), and
+    checks the record of the tabs the game is bound to (without it, tabs are read by their
+    exact names).
     ``account`` is the Google account this run acts as (default: the credentials' service
     account), made an editor of the undo tab's protection if the store adds that tab.
     ``max_payload``: the largest request body to send, in bytes; a bigger write is split.
@@ -99,8 +102,11 @@ class SheetsStore(SplitWrites):
     def __init__(self, spreadsheet_id: str, client: Any, *, retry: RetryPolicy | None = None,
                  run_id: str | None = None, lock_ttl: float = LOCK_TTL_SECONDS,
                  secret: str | None = None, account: str | None = None,
-                 max_payload: int = MAX_PAYLOAD) -> None:
+                 max_payload: int = MAX_PAYLOAD, game: str | None = None) -> None:
         self.spreadsheet_id = spreadsheet_id
+        #: the game's own spreadsheet (another one's for an orders spreadsheet).
+        self.game = game or spreadsheet_id
+        self.client = client
         self.http = client.http_client
         self.retry = retry or RetryPolicy()
         self.run_id = run_id or secrets.token_hex(8)
@@ -113,6 +119,12 @@ class SheetsStore(SplitWrites):
         #: how many batchUpdate requests the last write took.
         self.write_requests = 0
         self.tabs: dict[str, Tab] = {}
+        #: the tabs init bound the game to (None: read by exact names, without the secret).
+        self.bound: Binding | None = None
+        #: the store of the game's orders spreadsheet, if its Game tab names one.
+        self.orders: SheetsStore | None = None
+        #: False for ``init``, which lays the game out and binds it: every tab is read.
+        self.binding_required = True
         self.time_zone = "UTC"
         self.lock_ids: list[int] = []
         self.stale_lock_ids: list[int] = []
@@ -125,65 +137,10 @@ class SheetsStore(SplitWrites):
         """Where the players' report of ``turn`` goes by default: the working folder."""
         return Path(f"turn-{turn}-report.md")
 
-    # -- request 1: lock and metadata ------------------------------------------------------
-    def lock(self) -> None:
-        """Take the game's lock and learn its tabs; raises if another run holds it."""
-        now = int(time.time())
-        body = {
-            "requests": [{"createDeveloperMetadata": {"developerMetadata": {
-                "metadataKey": LOCK_KEY, "metadataValue": self._lock_value(now),
-                "location": {"spreadsheet": True}, "visibility": "DOCUMENT"}}}],
-            "includeSpreadsheetInResponse": True,
-            "responseIncludeGridData": False,
-        }
-        reply = self.retry.call("taking the game's lock", lambda: self.http.batch_update(
-            self.spreadsheet_id, body))
-        book = reply.get("updatedSpreadsheet") or {}
-        self._learn(book)
-        self._note_marks(book.get("developerMetadata") or [])
-        mine, others = [], []
-        for meta in book.get("developerMetadata") or []:
-            if meta.get("metadataKey") != LOCK_KEY:
-                continue
-            run, since, until, signed = self._lock_fields(meta.get("metadataValue") or "")
-            entry = (int(meta["metadataId"]), run, since, until, signed)
-            (mine if run == self.run_id else others).append(entry)
-        self.lock_ids = [m[0] for m in mine]
-        live = [o for o in others if o[4] and now < o[3]]
-        self.stale_lock_ids = [o[0] for o in others if not (o[4] and now < o[3])]
-        if live:
-            self.unlock()
-            since = datetime.fromtimestamp(min(o[2] for o in live), timezone.utc)
-            self.unfinished = []
-            raise StoreError(f"another sheetmaster run has been resolving this game since "
-                             f"{since:%Y-%m-%d %H:%M} UTC; this run stops without changes")
-
-    def _lock_value(self, now: int) -> str:
-        """'RUN TAKEN EXPIRES SIGNATURE': the signature (from the dice secret) shows the lock
-        was taken by a sheetmaster run of this game, not typed in by a player."""
-        value = f"{self.run_id} {now} {now + int(self.lock_ttl)}"
-        return f"{value} {self._lock_signature(value)}" if self.secret else value
-
-    def _lock_signature(self, value: str) -> str:
-        key = derived_key(self.secret or "", "run lock")
-        return sign(key, f"{self.spreadsheet_id} {value}")[:32]
-
-    def _lock_fields(self, value: str) -> tuple[str, int, int, bool]:
-        """(run id, taken at, expires at, trusted) of a lock's value. Without the secret a
-        lock cannot be checked and is trusted; with it, only a correctly signed one is."""
-        parts = value.split()
-        run = parts[0] if parts else ""
-        try:
-            since = int(parts[1]) if len(parts) > 1 else 0
-            until = int(parts[2]) if len(parts) > 2 else since + LOCK_TTL_SECONDS
-        except ValueError:
-            return run, 0, 0, False  # unreadable: stale
-        trusted = not self.secret or (
-            len(parts) > 3 and parts[3] == self._lock_signature(" ".join(parts[:3])))
-        return run, since, until, trusted
-
+    # -- request 1 (the lock, :mod:`.gsheets_lock`) tells the tabs --------------------------
     def _learn(self, book: dict[str, Any]) -> None:
         self.time_zone = (book.get("properties") or {}).get("timeZone") or "UTC"
+        self.tabs = {}
         for sheet in book.get("sheets") or []:
             props = sheet.get("properties") or {}
             grid = props.get("gridProperties") or {}
@@ -194,55 +151,24 @@ class SheetsStore(SplitWrites):
                                                     protections=sheet.get("protectedRanges")
                                                     or [])
 
-    def unlock(self) -> None:
-        """Remove this run's lock without writing anything else, then stale locks."""
-        requests_ = self._unlock_requests()
-        if requests_:
-            self.retry.call("releasing the game's lock", lambda: self.http.batch_update(
-                self.spreadsheet_id, {"requests": requests_}))
-        self.lock_ids = []
-        self._drop_stale_locks()
-
-    def _unlock_requests(self) -> list[dict[str, Any]]:
-        return [delete_metadata(mid) for mid in self.lock_ids]
-
-    def _drop_stale_locks(self) -> None:
-        """Remove locks left by crashed runs (or forged), each on its own: another run may
-        have removed one already, which Google refuses, and that is no failure."""
-        for mid in self.stale_lock_ids:
-            with contextlib.suppress(StoreError):
-                RetryPolicy(deadline=min(self.retry.deadline, 10.0)).call(
-                    "removing a stale lock", lambda mid=mid: self.http.batch_update(
-                        self.spreadsheet_id, {"requests": [delete_metadata(mid)]}))
-        self.stale_lock_ids = []
-
-    @contextlib.contextmanager
-    def locked(self) -> Iterator[None]:
-        """Hold the lock for the block; a block that fails still releases it."""
-        self.lock()
-        try:
-            yield
-        finally:
-            if self.lock_ids:
-                with contextlib.suppress(StoreError):
-                    self.unlock()
-
     # -- request 2: read -------------------------------------------------------------------
     def look(self) -> GameState:
         """Read the game without the lock, as anyone who may view the sheet can (for
         ``sheetmaster verify``)."""
         book = self.retry.call("reading the tab list", lambda: self.http.fetch_sheet_metadata(
-            self.spreadsheet_id, params={"fields": "properties.timeZone,sheets.properties"}))
+            self.spreadsheet_id, params={"fields": TAB_FIELDS}))
         self._learn(book)
-        return self.load()
+        self._bind(book.get("developerMetadata") or [])
+        return self.load(orders_sheet=False)  # a player may not open it: verify says so
 
-    def load(self) -> GameState:
-        """Every tab as typed, in one values.batchGet (formula text, not its result); the
-        values of formula cells in one more read, only if a tab holds any. A turn an earlier
-        run left half-written is put right first (see :mod:`.gsheets_split`)."""
+    def load(self, *, orders_sheet: bool = True) -> GameState:
+        """Every tab as typed, in one read (formula text, not its result); the values of
+        formula cells in one more read, only if a tab holds any. A turn an earlier run left
+        half-written is put right first (see :mod:`.gsheets_split`). ``orders_sheet``: read
+        the orders from the orders spreadsheet the Game tab names, if any."""
         if not self.tabs:
             raise StoreError("the lock must be taken (which reads the tab list) before loading")
-        titles = list(self.tabs)
+        titles = self.read_titles()
         typed = self._read(titles, "FORMULA")
         with_formulas = [t for t in titles if any(is_formula(v) for r in typed[t] for v in r)]
         computed = self._read(with_formulas, "UNFORMATTED_VALUE") if with_formulas else {}
@@ -261,20 +187,31 @@ class SheetsStore(SplitWrites):
                                         in self.formulas[title].items() if c < len(header)}
             self.tabs[title].header = [values.fold(values.text(h)) for h in (rows[0] if rows
                                                                             else [])]
-        state = GameState(tables, {"sheet_timezone": self.time_zone})
+        unbound = [t for t in self.tabs if t not in titles]
+        state = GameState(tables, {"sheet_timezone": self.time_zone, "unbound_tabs": unbound})
         if self.unfinished and self.lock_ids:
             self._recover(state)
-            return self.load()
-        return state
+            return self.load(orders_sheet=orders_sheet)
+        return self.with_orders_sheet(state) if orders_sheet else state
 
     def _read(self, titles: list[str], render: str) -> dict[str, list[list[Any]]]:
-        params = {"valueRenderOption": render, "dateTimeRenderOption": "SERIAL_NUMBER",
-                  "majorDimension": "ROWS"}
-        reply = self.retry.call("reading the game", lambda: self.http.values_batch_get(
-            self.spreadsheet_id, [quote(t) for t in titles], params=params))
-        ranges = reply.get("valueRanges") or []
-        return {title: [list(r) for r in (value_range.get("values") or [])]
-                for title, value_range in zip(titles, ranges)}
+        """The tabs' values, asked for by sheetId (a tab renamed or added meanwhile is never
+        read in a bound one's place)."""
+        ids = {self.tabs[t].sheet_id: t for t in titles}
+        body = {"dataFilters": [{"gridRange": {"sheetId": i}} for i in ids],
+                "valueRenderOption": render, "dateTimeRenderOption": "SERIAL_NUMBER",
+                "majorDimension": "ROWS"}
+        url = f"{SPREADSHEETS_API_V4_BASE_URL}/{self.spreadsheet_id}/values:batchGetByDataFilter"
+        reply = self.retry.call("reading the game", lambda: self.http.request(
+            "post", url, json=body).json())
+        out: dict[str, list[list[Any]]] = {t: [] for t in titles}
+        for found in reply.get("valueRanges") or []:
+            filters = found.get("dataFilters") or [{}]
+            title = ids.get((filters[0].get("gridRange") or {}).get("sheetId"))
+            if title is not None:
+                out[title] = [list(r) for r in (found.get("valueRange") or {}).get("values")
+                              or []]
+        return out
 
     def apply(self, requests_: list[dict[str, Any]], what: str, *,
               release: bool = True) -> None:
@@ -299,15 +236,6 @@ class SheetsStore(SplitWrites):
         self.lock_ids = []
         self._drop_stale_locks()
 
-    def _lock_released(self) -> bool:
-        """Whether none of this run's locks is left on the spreadsheet (False if unknown)."""
-        metadata = self._developer_metadata("checking whether the write went through")
-        if metadata is None:
-            return False
-        present = {int(m.get("metadataId", 0)) for m in metadata
-                   if m.get("metadataKey") == LOCK_KEY}
-        return not present & set(self.lock_ids)
-
     def _developer_metadata(self, what: str) -> list[dict[str, Any]] | None:
         """The spreadsheet's developer metadata as this run sees it (None if unknown)."""
         try:
@@ -321,14 +249,52 @@ class SheetsStore(SplitWrites):
     def save(self, ruleset: Ruleset, result: TurnResult) -> int:
         """Write every changed cell, the undo snapshot, and release the lock: one atomic
         batchUpdate, or several in a safe order when that would pass ``max_payload``.
+        With an orders spreadsheet, its cells go there first (see :mod:`.gsheets_orders`).
         Returns the number of cells written."""
         names = result.before.meta.get("tab_names", {})
+        changes = cell_changes(ruleset, result)
+        moves_on = any(c.tab == GAME_TAB for c in changes)  # a resolve, not a check
+        if self.orders is None:
+            self._save_cells(ruleset, result, changes, names, moves_on)
+            return len(changes)
+        theirs = [c for c in changes if c.tab == ORDERS_TAB]
+        mine = [c for c in changes if c.tab != ORDERS_TAB]
+        self.orders.write_orders(ruleset, result, theirs, names, marked=moves_on)
+        self._save_cells(ruleset, result, mine, names, moves_on)
+        if moves_on:
+            self.orders.finish_write()
+        return len(changes)
+
+    def _save_cells(self, ruleset: Ruleset, result: TurnResult, changes: list[Any],
+                    names: dict[str, str], moves_on: bool) -> None:
+        """Write ``changes`` (this spreadsheet's) and release the lock; a turn that
+        ``moves_on`` (a resolve) with its undo snapshot. A check's answers are only order
+        results that no run takes for final, so they keep the last resolve's snapshot (for
+        ``undo`` and ``verify``), and a check cut short by a crash is harmless."""
+        cells, undo = self.collect(changes, names, result.turn)
+        self._formulas_to_text(ruleset, names, cells)
+        others, game = self._game_last(cells, names.get(GAME_TAB, GAME_TAB))
+        last_row = defaultdict(int)
+        for (sheet_id, _), by_row in cells.items():
+            last_row[sheet_id] = max(last_row[sheet_id], max(by_row))
+        if not moves_on:
+            self.write_requests = self._write(
+                self._grow_requests(last_row) + cell_requests(others), "writing the check",
+                final=cell_requests(game), mark=None)
+            return
+        self.write_requests = self._write(
+            self._undo_requests(result.turn, undo) + self._grow_requests(last_row) +
+            cell_requests(others), "writing the turn", final=cell_requests(game),
+            mark=Mark(self.run_id, RESOLVE, result.turn))
+
+    def collect(self, changes: list[Any], names: dict[str, str], turn: int
+                ) -> tuple[dict[tuple[int, int], dict[int, Any]], list[list[Any]]]:
+        """The cells ``changes`` write, (sheet id, column) -> row -> value, and the undo
+        snapshot's lines: what each overwrote."""
         columns: dict[tuple[str, str], tuple[Tab, int]] = {}
         cells: dict[tuple[int, int], dict[int, Any]] = defaultdict(dict)
-        last_row: dict[int, int] = defaultdict(int)
         undo: list[list[Any]] = []
         added: dict[str, list[int]] = {}
-        changes = cell_changes(ruleset, result)
         for change in changes:
             where = columns.get((change.tab, change.column))
             if where is None:
@@ -336,34 +302,25 @@ class SheetsStore(SplitWrites):
                     names.get(change.tab, change.tab), change.column)
             tab, column = where
             cells[(tab.sheet_id, column)][change.row] = change.after
-            if change.row > last_row[tab.sheet_id]:
-                last_row[tab.sheet_id] = change.row
             raw = self.raw.get(tab.title, [])
             if change.row <= len(raw):
                 row = raw[change.row - 1]
                 was = row[column] if column < len(row) else ""
-                undo.append([result.turn, tab.title, change.row, change.column, was,
-                             change.row])
+                undo.append([turn, tab.title, change.row, change.column, was, change.row])
             else:
                 added.setdefault(tab.title, []).append(change.row)
         undo = merge_blank_runs(undo)
         for title, rows in added.items():
-            undo.append([result.turn, title, min(rows), ADDED_ROWS, "", max(rows)])
-        self._formulas_to_text(ruleset, names, cells)
-        others, game = self._game_last(cells, names.get(GAME_TAB, GAME_TAB))
-        self.write_requests = self._write(
-            self._undo_requests(result.turn, undo) + self._grow_requests(last_row) +
-            cell_requests(others), "writing the turn", final=cell_requests(game),
-            mark=Mark(self.run_id, RESOLVE, result.turn))
-        return len(changes)
+            undo.append([turn, title, min(rows), ADDED_ROWS, "", max(rows)])
+        return cells, undo
 
     def _formulas_to_text(self, ruleset: Ruleset, names: dict[str, str],
                           cells: dict[tuple[int, int], dict[int, Any]]) -> None:
         """Players' tabs hold text only: a formula typed into one is written back as its text
         (as on a workbook), unless the turn writes that cell anyway."""
         for table in all_tables(ruleset):
-            if not table.player_input:
-                continue
+            if not table.player_input or (table.tab == ORDERS_TAB and self.orders is not None):
+                continue  # an orders spreadsheet's tab is written there
             tab = self._tab(names.get(table.tab, table.tab))
             for (row, column), text in self.formulas.get(tab.title, {}).items():
                 cells[(tab.sheet_id, column)].setdefault(row, text)
@@ -406,10 +363,14 @@ class SheetsStore(SplitWrites):
         rows = self.raw.get(UNDO_TAB, [])
         snapshot = read_snapshot(self.spreadsheet_id, rows, self.secret, current_turn)
         others, game = self._game_last(self._restore_cells(snapshot))
+        if self.orders is not None:
+            self.orders.begin_undo(snapshot.turn)
         self.write_requests = self._write(
             cell_requests(others), "undoing the last turn",
             final=cell_requests(game) + [self._clear_undo_tab()],
             mark=Mark(self.run_id, UNDO, snapshot.turn, snapshot_digest(rows)[:16]))
+        if self.orders is not None:
+            self.orders.finish_undo(snapshot.turn)
         return snapshot.turn
 
     def _restore_cells(self, snapshot: Snapshot) -> dict[tuple[int, int], dict[int, Any]]:
@@ -435,10 +396,11 @@ class SheetsStore(SplitWrites):
         return tab, tab.header.index(folded)
 
     def _tab(self, name: str) -> Tab:
-        for title, tab in self.tabs.items():
-            if values.fold(title) == values.fold(name):
-                return tab
-        raise StoreError(f"the spreadsheet has no tab '{name}'")
+        tab = self.tabs.get(name)
+        if tab is None or (self.bound is not None and name not in self.bound.tabs
+                           and name != UNDO_TAB):
+            raise StoreError(f"the spreadsheet has no tab '{name}' that the game is bound to")
+        return tab
 
     def _grow_requests(self, last_row: dict[int, int]) -> list[dict[str, Any]]:
         """Grids grow to an absolute size (idempotent, unlike appendDimension)."""

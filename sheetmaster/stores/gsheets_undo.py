@@ -148,9 +148,8 @@ def tables_before(tables: dict[str, pd.DataFrame], snapshot: Snapshot) -> dict[s
     """The game's tables as they were before the snapshot's turn: every cell the turn wrote
     gets its old value back and the rows it added go (for ``sheetmaster verify``)."""
     out = {name: df.copy() for name, df in tables.items()}
-    by_fold = {values.fold(name): name for name in out}
     for entry in snapshot.entries:
-        name = by_fold.get(values.fold(entry.tab))
+        name = entry.tab if entry.tab in out else None
         if name is None:
             raise StoreError(f"the undo snapshot names a tab '{entry.tab}' the game lacks")
         df = out[name]

@@ -64,10 +64,9 @@ class Columns:
 
 
 def _sheet_part(package: Package, tab: str) -> tuple[str, str]:
-    folded = values.fold(tab)
-    for name, part in package.sheets.items():
-        if values.fold(name) == folded:
-            return name, part
+    part = package.sheets.get(tab)
+    if part is not None:
+        return tab, part
     raise StoreError(f"the workbook has no tab '{tab}'")
 
 

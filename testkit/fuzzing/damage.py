@@ -35,8 +35,10 @@ class Damage:
 
     ``ops``: ("set", tab, row, column, value), ("drop column", tab, column),
     ("rename column", tab, column, new header), ("twin column", tab, column),
-    ("drop tab", tab). Tabs and columns are the declared names; they are looked up in the
-    sheet the way sheetmaster looks them up.
+    ("drop tab", tab), ("look-alike tab", tab): a copy of the tab added, named as it is with
+    a no-break space after, ("spell tab", tab): the tab renamed in lower case. Tabs and
+    columns are the declared names; they are looked up in the sheet the way sheetmaster
+    looks them up.
     """
 
     what: str
@@ -57,7 +59,8 @@ class Damage:
         if op == "set":
             return "game setting" if self.tab == GAME_TAB else "bad cell"
         return {"drop tab": "missing tab", "drop column": "column dropped",
-                "rename column": "column renamed", "twin column": "column twice"}[op]
+                "rename column": "column renamed", "twin column": "column twice",
+                "look-alike tab": "look-alike tab", "spell tab": "tab misspelled"}[op]
 
 
 def _header(df: pd.DataFrame, column: str) -> Any:
@@ -76,6 +79,12 @@ def damage_state(raw: GameState, damage: Damage) -> GameState:
         if op[0] == "drop tab":
             del tables[name]
             continue
+        if op[0] == "look-alike tab":
+            tables[name + "\u00a0"] = tables[name].copy()
+            continue
+        if op[0] == "spell tab":
+            tables[_spelled(name)] = tables.pop(name)
+            continue
         df = tables[name].copy()
         header = _header(df, op[2]) if op[0] != "set" else _header(df, op[3])
         if op[0] == "set":
@@ -91,6 +100,11 @@ def damage_state(raw: GameState, damage: Damage) -> GameState:
     return GameState(tables, dict(raw.meta))
 
 
+def _spelled(tab: str) -> str:
+    """The tab's name in other letters' case: what sheetmaster must not take for it."""
+    return tab.lower() if tab.lower() != tab else tab.upper()
+
+
 def generic_damages(ruleset: Ruleset, raw: GameState) -> list[Damage]:
     """Damages every ruleset's game can suffer, derived from its declared tables."""
     prepared = prepare(ruleset, raw, SECRET)
@@ -100,6 +114,10 @@ def generic_damages(ruleset: Ruleset, raw: GameState) -> list[Damage]:
         wanted = _orders_tab(raw) if table.tab == ORDERS_TAB else table.tab
         out.append(Damage(f"tab {wanted!r} is missing", wanted, None, None,
                           (("drop tab", wanted),)))
+        out.append(Damage(f"a look-alike of tab {wanted!r} is added", wanted, None, None,
+                          (("look-alike tab", wanted),)))
+        out.append(Damage(f"tab {wanted!r} is spelled in other case", wanted, None, None,
+                          (("spell tab", wanted),)))
         absent = set(df.attrs.get("absent", ()))
         for column in table.columns:
             if column.optional or column.name in absent:
@@ -230,7 +248,7 @@ def damage_workbook(path: Path, damage: Damage) -> None:
 
     def sheet(tab: str):
         for ws in book.worksheets:
-            if values.fold(ws.title) == values.fold(tab):
+            if ws.title == tab:
                 return ws
         raise KeyError(tab)
 
@@ -244,6 +262,10 @@ def damage_workbook(path: Path, damage: Damage) -> None:
         ws = sheet(op[1])
         if op[0] == "drop tab":
             book.remove(ws)
+        elif op[0] == "look-alike tab":
+            book.copy_worksheet(ws).title = ws.title + "\u00a0"
+        elif op[0] == "spell tab":
+            ws.title = _spelled(ws.title)
         elif op[0] == "set":
             cell = ws.cell(row=op[2], column=column_of(ws, op[3]))
             cell.value = op[4]  # ws.cell(value=None) would leave the cell as it was

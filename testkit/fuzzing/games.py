@@ -46,7 +46,9 @@ GAMES: dict[str, Callable[[Chooser], GameSpec]] = {}
 
 def build_game(ruleset: Ruleset, ch: Chooser, *, dressed: bool = True) -> GameState:
     """A valid game of ``ruleset``; ``dressed``, the way real sheets are: header case, GM
-    columns and tabs, an e-mail column, a deadline and timestamps, a renamed Orders tab."""
+    columns and tabs, an e-mail column, a deadline and timestamps, a renamed Orders tab, a
+    GM's copy of a tab (tab names are matched exactly: one spelled otherwise, or a look-alike,
+    is a damage, see :mod:`.damage`)."""
     spec = GAMES.get(ruleset.name, lambda c: example_or_blank_game(ruleset, c))(ch)
     settings = dict(spec.settings)
     settings.setdefault("seed", "".join(ch.choice(string.hexdigits) for _ in range(8)))
@@ -73,7 +75,7 @@ def build_game(ruleset: Ruleset, ch: Chooser, *, dressed: bool = True) -> GameSt
         tables["Form Responses 1"] = tables.pop(ORDERS_TAB)
         game = tables[GAME_TAB]
         game.loc[game.index[game["setting"] == "orders tab"], "value"] = "Form Responses 1"
-    # the GM's extra columns and tabs, header spellings, tab spellings
+    # the GM's extra columns and tabs, header spellings, a copy of a tab
     if ch.chance(30):
         tab = ch.choice([t.tab for t in ruleset.tables])
         df = tables[tab]
@@ -88,7 +90,7 @@ def build_game(ruleset: Ruleset, ch: Chooser, *, dressed: bool = True) -> GameSt
             header = ("Email Address" if column == "email" and ch.chance(50) else
                       ch.choice((column.upper(), column.title(), f" {column} ")))
             tables[tab] = df.rename(columns={column: header})
-    if ch.chance(15):
+    if ch.chance(15):  # a GM's copy of a tab, under a name of its own (never a look-alike)
         tab = ch.choice([t.tab for t in ruleset.tables])
-        tables[tab.lower()] = tables.pop(tab)
+        tables[f"{tab} (GM copy)"] = tables[tab].copy()
     return GameState(tables, {})

@@ -54,7 +54,7 @@ class _ApiBase:
         book = self._books.get(spreadsheet_id)
         if book is None:
             raise _ApiError(404, "Requested entity was not found.")
-        if spreadsheet_id in self._denied:
+        if spreadsheet_id in self._denied or not book.may_open(self._caller()):
             raise _ApiError(403, "The caller does not have permission")
         return book
 

@@ -135,6 +135,8 @@ class _ValuesApi(_ApiBase):
                 if ranges:
                     out["valueRanges"] = ranges
                 return out
+        if action == "batchGetByDataFilter" and method == "POST":
+            return self._get_by_data_filter(spreadsheet_id, body())
         if action == "batchUpdate" and method == "POST":
             payload = body()
             return self._mutate(spreadsheet_id, lambda book: self._batch_values(book, payload))
@@ -153,6 +155,36 @@ class _ValuesApi(_ApiBase):
 
             return self._mutate(spreadsheet_id, clear)
         raise _ApiError(404, "Method not found.")
+
+    def _get_by_data_filter(self, spreadsheet_id: str, payload: dict[str, Any]) -> dict:
+        """values:batchGetByDataFilter with ``a1Range`` or ``gridRange`` filters (a grid
+        range names its tab by sheetId, so a renamed tab is still found)."""
+        major = payload.get("majorDimension") or "ROWS"
+        option = payload.get("valueRenderOption") or "FORMATTED_VALUE"
+        dates = payload.get("dateTimeRenderOption") or "SERIAL_NUMBER"
+        for name, value, allowed in (("major_dimension", major, _DIMENSIONS),
+                                     ("value_render_option", option, _RENDER_OPTIONS),
+                                     ("date_time_render_option", dates, _DATETIME_OPTIONS)):
+            if value not in allowed:
+                raise _bad(f"Invalid value at '{name}', \"{value}\"")
+        filters = payload.get("dataFilters") or []
+        if not isinstance(filters, list):
+            raise _bad("Invalid dataFilters: must be a list of DataFilter")
+        with self._lock:
+            book = self._access(spreadsheet_id)
+            evaluator = _Evaluator(book)
+            found = []
+            for data_filter in filters:
+                sheet, bounds = _filtered(book, data_filter)
+                if sheet is None:
+                    continue  # Google answers no range for a filter that matches none
+                found.append({"valueRange": _value_range(book, sheet, bounds, major, option,
+                                                         evaluator, dates),
+                              "dataFilters": [data_filter]})
+            out: dict[str, Any] = {"spreadsheetId": book.id}
+            if found:
+                out["valueRanges"] = found
+            return out
 
     def _batch_values(self, book: _Book, payload: dict[str, Any]) -> dict[str, Any]:
         option = payload.get("valueInputOption")
@@ -185,3 +217,23 @@ class _ValuesApi(_ApiBase):
         if responses:
             out["responses"] = responses
         return out
+
+
+def _filtered(book: _Book, data_filter: Any) -> tuple[_Sheet | None, tuple[int, int, int, int]]:
+    """The tab and cells a DataFilter selects (None: a sheetId no tab has)."""
+    if not isinstance(data_filter, dict) or len(data_filter) != 1:
+        raise _bad("Invalid dataFilters: each needs exactly one of a1Range, gridRange or "
+                   "developerMetadataLookup")
+    if "a1Range" in data_filter:
+        sheet, box = book.resolve(str(data_filter["a1Range"]))
+        return sheet, _clip(sheet, box)
+    grid = data_filter.get("gridRange")
+    if not isinstance(grid, dict):
+        raise _bad("Invalid dataFilters: only a1Range and gridRange filters are supported")
+    sheet = book.sheet_by_id(grid.get("sheetId", 0))
+    if sheet is None:
+        return None, (0, 0, 0, 0)
+    return sheet, (grid.get("startRowIndex", 0), min(grid.get("endRowIndex", sheet.rows),
+                                                      sheet.rows),
+                   grid.get("startColumnIndex", 0), min(grid.get("endColumnIndex", sheet.cols),
+                                                         sheet.cols))

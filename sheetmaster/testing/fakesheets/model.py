@@ -142,6 +142,8 @@ class _Book:
         self.owner = DEFAULT_OWNER
         #: who makes the change being applied (None: the fake's own helpers, not checked).
         self.acting: Caller | None = None
+        #: the accounts it is shared with besides its owner (None: anyone with its link).
+        self.shared_with: frozenset[str] | None = None
         now = _now()
         self.created = now
         self.modified = now
@@ -153,6 +155,13 @@ class _Book:
         new.named_ranges = copy.deepcopy(self.named_ranges)
         new.metadata = copy.deepcopy(self.metadata)
         return new
+
+    def may_open(self, caller: Caller | None) -> bool:
+        """Whether ``caller`` may open the spreadsheet at all (a request without a token
+        acts as its owner)."""
+        if self.shared_with is None or caller is None or caller.email in ("", self.owner):
+            return True
+        return caller.email.casefold() in self.shared_with
 
     def new_id(self, taken: Iterable[Any] = ()) -> int:
         """A deterministic, random-looking positive id (like the API's sheet ids)."""

@@ -363,6 +363,13 @@ class FakeSheetsServer(_RestApi):
         with self._lock:
             self._denied.discard(spreadsheet_id)
 
+    def share(self, spreadsheet_id: str, *users: str) -> None:
+        """Share the spreadsheet with ``users`` alone (and its owner): anyone else who calls
+        gets 403, as Google answers an account it is not shared with. A new spreadsheet is
+        open to anyone (shared by link)."""
+        with self._lock:
+            self._book(spreadsheet_id).shared_with = frozenset(u.casefold() for u in users)
+
     # -- faults and counting ---------------------------------------------------------------
 
     def seed(self, value: int) -> None:

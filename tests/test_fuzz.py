@@ -27,14 +27,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheetmaster import rules
+from sheetmaster import rules, values
 from sheetmaster.builder import build_state
+from sheetmaster.checking import CHECK_WORDS
 from sheetmaster.cli import main
-from sheetmaster.engine import resolve
+from sheetmaster.engine import prepare, resolve
 from sheetmaster.model import Status
+from sheetmaster.orders import FINAL_RESULTS, RESULT
 from sheetmaster.schema import StateError
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.stores.xlsx_layout import write_new_workbook
+from sheetmaster.testing.golden import GOLDEN_SECRET, load_case
 from testkit import fuzzing
 
 RULESETS = sorted(rules.available())
@@ -241,6 +244,17 @@ def test_the_fuzzer_verifies_every_turn(claims):
         [(True, False, True), (False, True, True)], figures.examples
 
 
+def test_fuzzed_rows_carry_every_result_word_the_engine_writes(claims):
+    """Rows already holding a final word ('private', a secret order's face, included) and rows
+    holding check's words are both generated. Was: 'private' never drawn (so the games the
+    seeds gave never met a row it marks resolved), nor most of check's words."""
+    ch = fuzzing.RandomChooser(random.Random(1))
+    game = fuzzing.build_game(claims, ch)
+    pools = fuzzing.pools_of(claims, game, prepare(claims, game, "a fuzz test's secret"))
+    drawn = {values.text(row.get(RESULT)) for row in fuzzing.order_rows(ch, pools, 3000)}
+    assert FINAL_RESULTS | set(CHECK_WORDS.values()) <= drawn
+
+
 def test_a_damage_that_is_not_one_is_reported(claims, example_state):
     harmless = fuzzing.Damage("a resource renamed", "Territories", 2, "resource",
                               (("set", "Territories", 2, "resource", "Silk"),))
@@ -352,3 +366,26 @@ def test_an_engine_tab_without_one_of_its_columns_is_a_state_error(column):
     state.tables["Decks"] = state.tables["Decks"].rename(columns={column: f"{column}?"})
     with pytest.raises(StateError, match=f"tab 'Decks', row 1, column '{column}'"):
         resolve(ruleset, state, seed=1, secret=settings["seed"])
+
+
+def _with_rejected_rows(path: Path) -> bool:
+    results = (load_case(path).data.get("expect") or {}).get("results") or []
+    return any((r if isinstance(r, str) else r.get("status")) == "rejected" for r in results)
+
+
+GOLDENAGE_CASES = [p for p in sorted((Path(__file__).parent / "golden" / "goldenage")
+                                     .glob("*.yaml")) if _with_rejected_rows(p)]
+
+
+@pytest.mark.parametrize("path", GOLDENAGE_CASES, ids=lambda p: p.stem)
+def test_goldenage_rejected_rows_change_nothing(path):
+    """The fuzzer's check on every goldenage golden case with a rejected row (up-08 and nav-28
+    to nav-30 are what it found): blanking those rows resolves to the same state. Was: a gated
+    nation's rejected disbands still spared their upkeep (currency off by it), a refused move
+    decided where a later blockade was done, and a refused embark, landing, support or
+    blockade spent a movement action or ended a move."""
+    case = load_case(path)
+    state = case.state()
+    result = resolve(case.ruleset, state, secret=GOLDEN_SECRET)
+    assert fuzzing.rejected_rows_are_inert(case.ruleset, state, result,
+                                           secret=GOLDEN_SECRET) == []

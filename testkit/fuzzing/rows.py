@@ -10,8 +10,9 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from sheetmaster import values
+from sheetmaster.checking import CHECK_WORDS
 from sheetmaster.engine import _orders_tab, all_tables, find_tab, prepare
-from sheetmaster.model import GameState, Status
+from sheetmaster.model import GameState
 from sheetmaster.orders import FINAL_RESULTS, ORDER, PLAYER, REASON, RESULT, TURN, OrderKind
 from sheetmaster.ruleset import Ruleset
 from sheetmaster.schema import Kind
@@ -19,10 +20,12 @@ from sheetmaster.tabs import ORDERS_TAB
 from testkit.fuzzing.choosers import Chooser
 from testkit.fuzzing.games import SECRET
 
-#: the final words a fuzzed row may already hold: those of the rules' statuses ("private",
-#: a secret order's face, is final too, but drawing it would change every game the seeds
-#: give, and it is read exactly as these are)
-RESOLVED_WORDS = sorted(FINAL_RESULTS - {Status.PRIVATE.value})
+#: the final words a fuzzed row may already hold: every one the engine writes (a status, or
+#: "private", a secret order's face), so a new one is drawn as soon as it exists.
+RESOLVED_WORDS = sorted(FINAL_RESULTS)
+#: what else a result cell may hold: the words ``check`` writes (not final: the row still
+#: needs its result) and a player's scribble.
+UNRESOLVED_WORDS = sorted(set(CHECK_WORDS.values())) + ["???"]
 
 # -- cells: valid, malformed and plain strange ------------------------------------------------
 
@@ -166,7 +169,7 @@ def order_row(ch: Chooser, pools: Pools, made: list[dict[str, Any]]) -> dict[str
     elif ch.chance(20):
         row[TURN] = ch.choice((turn, float(turn), str(turn), f" {turn} ", f"00{turn}"))
     if ch.chance(5):
-        row[RESULT] = ch.choice(("ok", "would be rejected", "applied", "rejected", "???"))
+        row[RESULT] = ch.choice(RESOLVED_WORDS + UNRESOLVED_WORDS)
     if "email" in pools.columns:
         address = pools.emails.get(player, "")
         row["email"] = (address if ch.chance(80) else address.upper()) if ch.chance(85) else \

@@ -37,9 +37,10 @@ def settle_land_battles(ctx: Context) -> None:
             _enter(ctx, field, move)
     for where, who, units, victor in defeated:
         _defeat(ctx, where, who, units, victor)
-    _order_results(ctx, field, {(w, s) for w, s, _, _ in defeated})
+    beaten = {(w, s) for w, s, _, _ in defeated}
+    _order_results(ctx, field, beaten)
     _cut_attrition(ctx, field)
-    _standing_battles(ctx, field)
+    _standing_battles(ctx, field, beaten)
 
 
 def _defeated(ctx: Context, field: Battlefield) -> list[tuple[str, str, list[str], Move]]:
@@ -233,9 +234,11 @@ def _cut_attrition(ctx: Context, field: Battlefield) -> None:
                      f"{target}'s forces in {where} (rolled {roll})")
 
 
-def _standing_battles(ctx: Context, field: Battlefield) -> None:
+def _standing_battles(ctx: Context, field: Battlefield, beaten: set[tuple[str, str]]) -> None:
     """Hostile forces that stayed the whole turn in one province fight it out: the stronger
-    side defeats the other; equal strengths change nothing."""
+    side defeats the other; equal strengths change nothing. A force already beaten there
+    this turn (by an invasion, or in another standing battle) fights no more: what is left of
+    it (Generals, Artillery) goes to steps 10 and 11 once."""
     world: GoldenWorld = ctx.world
     for where, sides in field.stays.items():
         present = [(who, [u for u in units if u.name in world.units])
@@ -243,14 +246,18 @@ def _standing_battles(ctx: Context, field: Battlefield) -> None:
         present = [(who, units) for who, units in present if units]
         for i, (a, units_a) in enumerate(present):
             for b, units_b in present[i + 1:]:
-                if not world.at_war(a, b) or not any(u.name in world.units for u in units_a) \
-                        or not any(u.name in world.units for u in units_b):
+                if not world.at_war(a, b) or (where, a) in beaten or (where, b) in beaten or \
+                        not any(u.name in world.units for u in units_a) or \
+                        not any(u.name in world.units for u in units_b):
                     continue
-                _fight_in_place(ctx, field, where, a, units_a, b, units_b)
+                loser = _fight_in_place(ctx, field, where, a, units_a, b, units_b)
+                if loser:
+                    beaten.add((where, loser))
 
 
 def _fight_in_place(ctx: Context, field: Battlefield, where: str, a: str, units_a: list[Unit],
-                    b: str, units_b: list[Unit]) -> None:
+                    b: str, units_b: list[Unit]) -> str:
+    """The two sides' hold strengths decide; the loser's side ('' if neither prevails)."""
     world: GoldenWorld = ctx.world
     for unit in units_a + units_b:
         if unit.name not in field.rolls:
@@ -263,7 +270,7 @@ def _fight_in_place(ctx: Context, field: Battlefield, where: str, a: str, units_
     text = f"battle in {where}: {a} {sa} against {b} {sb}"
     if sa == sb:
         ctx.emit(a, "battle", f"{text}: neither side prevails")
-        return
+        return ""
     winner, loser, lost = (a, b, units_b) if sa > sb else (b, a, units_a)
     state = turn_state(ctx)
     gone, kept = [], []
@@ -287,6 +294,7 @@ def _fight_in_place(ctx: Context, field: Battlefield, where: str, a: str, units_
             state.taken[where] = winner
             state.intents[where] = ""
     state.contested.add(where)
+    return loser
 
 
 def _dice(ctx: Context, unit: Unit) -> int:

@@ -78,15 +78,18 @@ def embark(ctx: Context, order: Order, plans: list) -> None:
         if beach:
             unit.no_orders = "it embarked from a beach this turn"
         loaded.append(unit.name)
+    if not loaded:  # refused: it spends no movement action and changes nothing
+        ctx.resolve(order, Status.REJECTED, reasons.NO_CAPACITY.say(units=", ".join(left)))
+        return
     for plan in plans:
         plan.used += 1
     where = f"the port of {first.at}" if not beach else f"the coast ({units[0].at})" \
         if units else first.at
-    text = f"embarked {', '.join(loaded) or 'nothing'} on {', '.join(s.name for s in ships)}"
+    text = f"embarked {', '.join(loaded)} on {', '.join(s.name for s in ships)}"
     ctx.emit(order.player, "embark", f"{text} at {where}")
     if left:
-        ctx.resolve(order, Status.PARTIAL if loaded else Status.REJECTED,
-                    f"{text}; {reasons.NO_CAPACITY.say(units=', '.join(left))}")
+        ctx.resolve(order, Status.PARTIAL, f"{text}; "
+                                           f"{reasons.NO_CAPACITY.say(units=', '.join(left))}")
     else:
         ctx.resolve(order, Status.APPLIED, text + (" (from a beach: no orders this turn)"
                                                    if beach else ""))
@@ -138,7 +141,9 @@ def _aboard(world: GoldenWorld, ship: Unit, order: Order) -> list[str]:
 
 def after_movement(ctx: Context, plan) -> None:
     """The ship's landing, supply, support and blockade orders, done where it ended its
-    movement, if it ended where it planned and did not lose a battle."""
+    movement, if it ended where it planned and did not lose a battle. Each was checked
+    against that place when read (:func:`action_problem`); one that no longer fits it was
+    stopped by another order of the turn (its target embarked, say): blocked."""
     world: GoldenWorld = ctx.world
     state = turn_state(ctx)
     ship = plan.ship
@@ -151,49 +156,53 @@ def after_movement(ctx: Context, plan) -> None:
         elif ship.at != plan.planned_end:
             why = reasons.PINNED.say(unit=ship.name, at=ship.at, planned=plan.planned_end,
                                      why=plan.stopped or "it did not get there")
+        else:
+            why = action_problem(world, order, ship, ship.at)
         if why:
             ctx.resolve(order, Status.BLOCKED, why)
             continue
         zone = world.zone_of(ship)
         if order.kind == DISEMBARK:
-            if land_in_port(ctx, plan, order):
-                continue
-            to = order.fields["to"]
-            if zone not in world.provinces[to].seas:
-                ctx.resolve(order, Status.REJECTED, reasons.NOT_COASTAL.say(province=to,
-                                                                            where=zone))
-                continue
-            state.landings.append(Landing(_aboard(world, ship, order), ship.nation, ship.name,
-                                          zone, to, values.fold(order.fields["intent"]),
-                                          order.fields["target"] or "", order))
+            if not land_in_port(ctx, plan, order):
+                state.landings.append(Landing(
+                    _aboard(world, ship, order), ship.nation, ship.name, zone,
+                    order.fields["to"], values.fold(order.fields["intent"]),
+                    order.fields["target"] or "", order))
         elif order.kind == SUPPLY:
             state.supplies.append((order, ship.name, zone))
         elif order.kind == SUPPORT_COASTAL:
             target = world.unit(order.fields["of"])
-            if target is None or target.aboard or zone not in \
-                    world.provinces[target.at].seas:
-                ctx.resolve(order, Status.REJECTED, reasons.NOT_COASTAL.say(
-                    province=target.at if target else "?", where=zone))
-                continue
             state.coastal_support.setdefault(target.name, []).append(order)
         elif order.kind == BLOCKADE:
-            _blockade(ctx, order, ship, zone)
+            turn_state(ctx).blockades.append((order, ship.nation, zone,
+                                              order.fields["province"] or ""))
 
 
-def _blockade(ctx: Context, order: Order, ship: Unit, zone: str) -> None:
-    world: GoldenWorld = ctx.world
-    province = order.fields["province"] or ""
-    if province:
+def action_problem(world: GoldenWorld, order: Order, ship: Unit, end: str) -> str:
+    """Why the ship cannot land, support or blockade as ordered from ``end``, where it ends
+    its movement ('' if it can). Checked when the order is read, so that one refused spends
+    no movement action and ends no movement (F45), and again where the ship ends."""
+    port = None if end in world.seas else world.port(end)
+    zone = end if port is None else port.sea_zone
+    if order.kind == DISEMBARK:
+        to = order.fields["to"]
+        if to == end and world.friendly_port(end, ship.nation) is not None:
+            return ""  # troops landed in port
+        if zone not in world.provinces[to].seas:
+            return reasons.NOT_COASTAL.say(province=to, where=zone)
+    elif order.kind == SUPPORT_COASTAL:
+        target = world.unit(order.fields["of"])
+        if target is None or target.aboard or zone not in world.provinces[target.at].seas:
+            return reasons.NOT_COASTAL.say(province=target.at if target else "?", where=zone)
+    elif order.kind == BLOCKADE and order.fields["province"]:
+        province = order.fields["province"]
         port = world.port(province)
         if port is None or port.sea_zone != zone:
-            ctx.resolve(order, Status.REJECTED, reasons.BAD_BLOCKADE.say(province=province,
-                                                                         zone=zone))
-            return
+            return reasons.BAD_BLOCKADE.say(province=province, zone=zone)
         holder = world.provinces[province].holder
         if not holder or not world.at_war(ship.nation, holder):
-            ctx.resolve(order, Status.REJECTED, reasons.FRIENDLY_PORT.say(province=province))
-            return
-    turn_state(ctx).blockades.append((order, ship.nation, zone, province))
+            return reasons.FRIENDLY_PORT.say(province=province)
+    return ""
 
 
 def settle_blockades(ctx: Context) -> None:

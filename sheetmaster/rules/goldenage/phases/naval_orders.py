@@ -21,6 +21,7 @@ from ..orders import ATTACK, BLOCKADE, DISEMBARK, EMBARK, MOVE, SUPPLY, SUPPORT_
 from ..tables import Unit
 from ..world import GoldenWorld
 from .common import own_unit, turn_state, unit_problem
+from .naval_actions import action_problem
 
 EMBARK_RULE = (
     "Embark Land Forces: Warship targets adjacent land forces up to its maximum remaining "
@@ -107,20 +108,33 @@ def read_naval_orders(ctx: Context) -> None:
 
 
 def _before_the_move(ctx: Context) -> list[Order]:
-    """The supply, support and blockade orders posted before their ship's first move: "No
+    """The supply, support and blockade orders posted before their ship's move: "No
     additional movement of the ordered unit may occur after issuing this order" (F45)."""
     world: GoldenWorld = ctx.world
-    first: dict[str, int] = {}
-    for order in ctx.orders(MOVE):
-        ship = world.unit(order.fields["unit"] or "")
-        if ship is not None and ship.nation == order.player:
-            first.setdefault(ship.name, order.seq)
+    first = _first_moves(ctx)
     out = []
     for order in ctx.orders(*ENDS_MOVEMENT):
         ship = world.unit(order.fields["unit"] or "")
         if ship is not None and order.seq < first.get(ship.name, -1):
             out.append(order)
     return out
+
+
+def _first_moves(ctx: Context) -> dict[str, int]:
+    """Ship id -> the posting position of its move: the first of its move orders that is
+    not refused for its own sake (a ship that is not the player's or not in play, a path
+    that does not parse or is longer than the ship's actions). A refused move changes
+    nothing, so it is not the move a later supply, support or blockade order follows."""
+    world: GoldenWorld = ctx.world
+    first: dict[str, int] = {}
+    for order in ctx.orders(MOVE):
+        ship, why = unit_problem(world, order, order.fields["unit"])
+        if why or ship is None or not ship.at_sea or ship.name in first:
+            continue
+        path, why = parse_path(world, ship, order.fields["path"])
+        if not why and len(path) <= movement_actions(ctx, ship):
+            first[ship.name] = order.seq
+    return first
 
 
 def _read_after(ctx: Context, order: Order, plans: dict[str, ShipPlan]) -> ShipPlan | None:
@@ -183,15 +197,15 @@ def _move(ctx: Context, order: Order, plan: ShipPlan) -> None:
         ctx.resolve(order, Status.REJECTED, reasons.ORDERED_TWICE.say(
             unit=plan.ship.name, row=plan.move.row))
         return
-    if plan.anchored is not None:
-        ctx.resolve(order, Status.REJECTED, reasons.NO_MOVE_AFTER.say(
-            unit=plan.ship.name, kind=plan.anchored.kind, at=plan.ship.at,
-            row=plan.anchored.row))
-        return
     world: GoldenWorld = ctx.world
     path, why = parse_path(world, plan.ship, order.fields["path"])
     if why:
         ctx.resolve(order, Status.REJECTED, reasons.BAD_PATH.say(why=why))
+        return
+    if plan.anchored is not None:
+        ctx.resolve(order, Status.REJECTED, reasons.NO_MOVE_AFTER.say(
+            unit=plan.ship.name, kind=plan.anchored.kind, at=plan.ship.at,
+            row=plan.anchored.row))
         return
     if len(path) > plan.actions - plan.used:
         ctx.resolve(order, Status.REJECTED, reasons.TOO_FEW_ACTIONS.say(
@@ -316,5 +330,9 @@ def _check_after(ctx: Context, order: Order, plan: ShipPlan) -> bool:
         if order.kind == SUPPLY and (unit.type != data.INFANTRY or unit.nation != order.player):
             ctx.resolve(order, Status.REJECTED, "a warship supplies one Infantry of yours")
             return False
+    why = action_problem(world, order, plan.ship, plan.planned_end)
+    if why:
+        ctx.resolve(order, Status.REJECTED, why)
+        return False
     plan.used += 1
     return True

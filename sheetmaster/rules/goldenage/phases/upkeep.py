@@ -46,14 +46,17 @@ def gate_nations(ctx: Context) -> None:
         return
     disbands: dict[str, set[str]] = {}
     for order in ctx.all_orders():
-        if order.kind in (DISBAND, DISBAND_CONSCRIPTS) and not disband_problem(world, order):
+        if order.kind in (DISBAND, DISBAND_CONSCRIPTS) and ctx.resolved(order) is None and \
+                not disband_problem(world, order):
             disbands.setdefault(order.player, set()).add(world.unit(order.fields["unit"]).name)
     for nation in world.nations.values():
         relieved = disbands.get(nation.name, set())
         upkeep, relief = _upkeep(ctx, nation, relieved)
-        nation.relieved = relieved
         if upkeep - relief <= nation.currency:
+            nation.relieved = relieved
             continue
+        # its disband orders are rejected with the rest: they spare nothing (step 1 pays
+        # for every unit the forced disbands leave)
         nation.gated = True
         why = reasons.GATED.say(upkeep=upkeep, currency=nation.currency, relief=relief)
         for order in ctx.all_orders():

@@ -1,0 +1,62 @@
+"""site: a static site of a game's public record (see :mod:`sheetmaster.site`)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+from typing import Any
+
+from sheetmaster.commands.maps import map_image_option
+from sheetmaster.commands.options import game_store, sheet_options
+from sheetmaster.exits import Exit, UsageError
+from sheetmaster.runs import Mode
+
+log = logging.getLogger("sheetmaster")
+
+
+def cmd_site(args: argparse.Namespace) -> int:
+    from sheetmaster.site import SiteError, build_site, sheet_record, workbook_record
+    from sheetmaster.stores.xlsx import XlsxStore
+
+    if not args.out:
+        raise UsageError("say where the site goes: --out DIR")
+    image = Path(args.map_image) if args.map_image else None
+    if image is not None and not image.is_file():
+        raise UsageError(f"the map image {image} does not exist")
+    store = game_store(args, Mode.CHECK)
+    record = workbook_record(store.path) if isinstance(store, XlsxStore) else \
+        sheet_record(store)
+    try:
+        built = build_site(record, Path(args.out), image=image)
+    except SiteError as exc:
+        raise UsageError(str(exc)) from None
+    for note in record.notes:
+        log.info("%s", note)
+    kept = f"; turns kept from the site already there: {', '.join(map(str, built.kept))}" \
+        if built.kept else ""
+    print(f"wrote the site of {record.game} into {built.folder}: {built.moments} "
+          f"map{'s' if built.moments != 1 else ''}, {built.reports} turn "
+          f"report{'s' if built.reports != 1 else ''}, {len(built.files)} files, "
+          f"{built.size:,} bytes{kept}. Open {built.folder / 'index.html'}")
+    return Exit.OK
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "site", parents=[common],
+        help="build a static web site of the game's public record (maps, reports, charts)",
+        description="Build a static site of the game's public record into a folder: every "
+                    "turn's map with a slider, each turn's public report, and charts of each "
+                    "player's treasury, land and units over the turns. Nothing private: the "
+                    "public reports, the Log and the tabs every player sees. It needs no "
+                    "network to view (GitHub Pages, or open index.html). A workbook's turns "
+                    "come from its backups and the reports beside it; a Google Sheet keeps "
+                    "only its last turn, so building into the folder of an earlier build "
+                    "keeps the turns that build saw.")
+    p.add_argument("file", nargs="?", help="the game's .xlsx file (or use --sheet)")
+    sheet_options(p)
+    map_image_option(p)
+    p.add_argument("--out", metavar="DIR",
+                   help="the site's folder: new, empty, or holding this game's site already")
+    p.set_defaults(run=cmd_site)

@@ -1,0 +1,88 @@
+"""A turn's public report rebuilt from what the sheet keeps, for a turn whose report file is
+not at hand (every turn of a Google Sheet).
+
+The Log tab holds the public lines of every turn and nothing else (private and GM-only lines
+never reach it), and the orders tabs keep each order row with its turn, result and public
+reason. From them :func:`logged_report` makes a :class:`~sheetmaster.model.TurnResult`, keeps
+its public part (:meth:`TurnResult.public`: orders of a secret kind go) and writes the public
+report with the same code a resolve uses. Holdings and balances need the game before and
+after the turn: without them the report has the orders and lines alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from sheetmaster import values
+from sheetmaster.fairness import parse_dice_line
+from sheetmaster.model import PRIVATE_REASON, Event, GameState, OrderResult, Status, TurnResult
+from sheetmaster.orders import ORDER, PLAYER, REASON, RESULT, TURN
+from sheetmaster.report import player_report
+from sheetmaster.ruleset import Ruleset
+from sheetmaster.tabs import GM_ORDERS_TAB, LOG_TAB, ORDERS_TAB
+
+_STATUS = {s.value: s for s in Status}
+
+
+def logged_report(ruleset: Ruleset, turn: int, now: GameState, after: GameState | None = None,
+                  before: GameState | None = None) -> str | None:
+    """Turn ``turn``'s public report from ``now``'s Log and order rows (a validated state);
+    ``after``/``before``: the game after and before the turn, when at hand. None when the
+    sheet keeps nothing of that turn."""
+    events = _events(now.tables.get(LOG_TAB), turn)
+    results = _results(ruleset, now, turn)
+    if not events and not results:
+        return None
+    dice = next((parse_dice_line(e.text) for e in events if e.kind == "dice"), None)
+    shown = after or now
+    result = TurnResult(ruleset.name, turn, dice.seed if dice else 0,
+                        before if before is not None and after is not None else shown, shown,
+                        results, events)
+    text = player_report(ruleset, result.public())
+    return text if dice else text.replace(" Dice seed: 0.", "", 1)
+
+
+def _events(log: pd.DataFrame | None, turn: int) -> list[Event]:
+    """The Log's lines of ``turn``, in order (all public: only those are ever written)."""
+    if log is None or not len(log):
+        return []
+    out = []
+    for row in log.to_dict("records"):
+        if _whole(row.get("turn")) != turn:
+            continue
+        die = values.text(row.get("die"))
+        sides = _whole(die[1:]) if die.startswith("d") else None
+        out.append(Event(_whole(row.get("#")) or len(out) + 1, values.text(row.get("phase")),
+                         values.text(row.get("player")), values.text(row.get("event")),
+                         values.text(row.get("details")), sides, _whole(row.get("roll"))))
+    return out
+
+
+def _results(ruleset: Ruleset, state: GameState, turn: int) -> list[OrderResult]:
+    """The order rows of ``turn`` that have a result: the Orders tab's, then the GM orders
+    tab's (their rows negative, as the resolve numbers them)."""
+    secret = {values.fold(k.name) for k in ruleset.order_kinds if k.secret}
+    out = []
+    for tab, sign in ((ORDERS_TAB, 1), (GM_ORDERS_TAB, -1)):
+        frame = state.tables.get(tab)
+        if frame is None or not len(frame):
+            continue
+        for row, cells in zip(frame.index.tolist(), frame.to_dict("records")):
+            status = _STATUS.get(values.fold(values.text(cells.get(RESULT))))
+            if status is None or _whole(cells.get(TURN)) != turn:
+                continue
+            kind, reason = values.text(cells.get(ORDER)), values.text(cells.get(REASON))
+            out.append(OrderResult(sign * int(row), values.text(cells.get(PLAYER)), kind,
+                                   status, reason,
+                                   secret=values.fold(kind) in secret or reason == PRIVATE_REASON))
+    return out
+
+
+def _whole(cell: Any) -> int | None:
+    try:
+        number = float(values.text(cell))
+    except ValueError:
+        return None
+    return int(number) if number.is_integer() else None

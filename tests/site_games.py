@@ -20,6 +20,7 @@ IMAGES = {"clans": TEMPLATES / "clans-example-map.png"}
 
 def played(folder: Path, ruleset: str, turns: int = 2) -> Path:
     """The ruleset's example game in ``folder``, ``turns`` turns resolved."""
+    folder.mkdir(parents=True, exist_ok=True)
     game = folder / "game.xlsx"
     assert main(["new", ruleset, str(game), "--example", "-qq"]) == 0
     image = ["--map-image", str(IMAGES[ruleset])] if ruleset in IMAGES else []

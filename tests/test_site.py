@@ -283,6 +283,11 @@ def test_the_site_goes_only_where_it_may(games, tmp_path, capsys):
     assert "holds the site of another game" in capsys.readouterr().err
     assert main(["site", str(game)]) == 2
     assert "--out DIR" in capsys.readouterr().err
+    assert main(["site", "--game", "avalon", "--out", str(tmp_path / "x")]) == 2
+    assert "give --games FILE" in capsys.readouterr().err
+    assert main(["site", str(game), "--map-image", str(tmp_path / "none.png"), "--out",
+                 str(tmp_path / "x")]) == 2
+    assert "does not exist" in capsys.readouterr().err
     hidden_only = tmp_path / "checkout"
     (hidden_only / ".git").mkdir(parents=True)
     assert main(["site", str(game), "--out", str(hidden_only), "-q"]) == 0

@@ -6,7 +6,8 @@ changes the map; the charts hold each player's numbers after each turn, read fro
 workbooks with openpyxl; a page with player names made of markup runs none of it.
 
 Skipped where Chromium is not installed (Debian or Ubuntu: apt-get install chromium; .ci/run
-installs it) or Playwright is missing; SHEETMASTER_CHROMIUM names another Chromium binary.
+installs it) or Playwright is missing; SHEETMASTER_CHROMIUM names another Chromium binary
+(GitHub's Ubuntu runners have Google Chrome, which is found too).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from sheetmaster.cli import main
 from tests.site_games import expected_series, kept_workbooks, played, site_args
 
 CHROMIUM = os.environ.get("SHEETMASTER_CHROMIUM") or next(
-    (found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None)
+    (found for name in ("chromium", "chromium-browser", "google-chrome")
+     if (found := shutil.which(name))), None)
 playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed "
                                  "(pip install playwright; it is in the test extra)")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian "

@@ -204,7 +204,7 @@ def script_step(job: str, word: str) -> dict:
 
 
 def resolve_step() -> dict:
-    return script_step("resolve", "sheetmaster")
+    return script_step("resolve", "nightly --all")
 
 
 def test_resolve_step_reads_the_names_sheetmaster_reads():

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sheetmaster.commands.maps import map_image_option
-from sheetmaster.commands.options import game_store, sheet_options
+from sheetmaster.commands.options import game_store, sheet_options, sheet_store
 from sheetmaster.exits import Exit, UsageError
 from sheetmaster.runs import Mode
 
@@ -17,16 +17,14 @@ log = logging.getLogger("sheetmaster")
 
 def cmd_site(args: argparse.Namespace) -> int:
     from sheetmaster.site import SiteError, build_site, sheet_record, workbook_record
-    from sheetmaster.stores.xlsx import XlsxStore
 
     if not args.out:
         raise UsageError("say where the site goes: --out DIR")
-    image = Path(args.map_image) if args.map_image else None
+    sheet, file, image = _game(args)
     if image is not None and not image.is_file():
         raise UsageError(f"the map image {image} does not exist")
-    store = game_store(args, Mode.CHECK)
-    record = workbook_record(store.path) if isinstance(store, XlsxStore) else \
-        sheet_record(store)
+    record = sheet_record(sheet_store(sheet, args.credentials)) if sheet else \
+        workbook_record(file)  # type: ignore[arg-type]
     try:
         built = build_site(record, Path(args.out), image=image)
     except SiteError as exc:
@@ -40,6 +38,25 @@ def cmd_site(args: argparse.Namespace) -> int:
           f"report{'s' if built.reports != 1 else ''}, {len(built.files)} files, "
           f"{built.size:,} bytes{kept}. Open {built.folder / 'index.html'}")
     return Exit.OK
+
+
+def _game(args: argparse.Namespace) -> tuple[str | None, Path | None, Path | None]:
+    """The game's sheet or file, and the map image: from the command line, or from the game
+    of a games.toml (--games FILE --game NAME)."""
+    image = Path(args.map_image) if args.map_image else None
+    if not args.games:
+        if args.game:
+            raise UsageError("--game NAME picks a game of a games.toml: give --games FILE")
+        store = game_store(args, Mode.CHECK)
+        return (None, store.path, image) if hasattr(store, "path") else (args.sheet, None,
+                                                                          image)
+    from sheetmaster.games import load_games, select
+
+    if args.file or args.sheet or not args.game:
+        raise UsageError("with --games FILE, name the game with --game NAME (and no file or "
+                         "--sheet)")
+    game = select(load_games(args.games), [args.game])[0]
+    return game.sheet, game.file, image or game.map_image
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -57,6 +74,9 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", help="the game's .xlsx file (or use --sheet)")
     sheet_options(p)
     map_image_option(p)
+    p.add_argument("--games", metavar="TOML",
+                   help="take the game from a games.toml (its sheet or file, its map image)")
+    p.add_argument("--game", metavar="NAME", help="with --games: the game's name there")
     p.add_argument("--out", metavar="DIR",
                    help="the site's folder: new, empty, or holding this game's site already")
     p.set_defaults(run=cmd_site)

@@ -195,7 +195,8 @@ def test_the_charts_have_each_players_numbers(browser, server, sites, name):
         turns = list(kept_workbooks(site.parent / "game.xlsx"))
         for title, players in expected_series(site.parent / "game.xlsx", name).items():
             chart = charts[title.casefold()]
-            assert chart["labels"] == [f"after turn {t}" for t in turns]
+            first = rules.get(name).first_turn
+            assert chart["labels"] == [str(t) if t >= first else "start" for t in turns]
             got = {s["name"]: [None if v is None else float(v) for v in s["values"]]
                    for s in chart["series"]}
             want = {p: vs for p, vs in players.items() if any(v is not None for v in vs)}

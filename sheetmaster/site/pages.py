@@ -84,8 +84,11 @@ def _view(moment: dict[str, Any]) -> dict[str, Any]:
 
 
 def charts(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """One chart per measure: a line per player, a point per moment (None: no number)."""
+    """One chart per measure: a line per player, a point per moment (None: no number);
+    ``ticks`` are the turns on the chart's axis, ``labels`` the moments' full names."""
     labels = [m["label"] for m in data["moments"]]
+    ticks = [str(m["turn"]) if m["turn"] >= data["first_turn"] else "start"
+             for m in data["moments"]]
     out = []
     for measure in data["measures"]:
         series = []
@@ -95,7 +98,7 @@ def charts(data: dict[str, Any]) -> list[dict[str, Any]]:
             if any(p is not None for p in points):
                 series.append({"name": player["name"], "colour": player["colour"],
                                "values": points})
-        out.append({**measure, "labels": labels, "series": series})
+        out.append({**measure, "labels": labels, "ticks": ticks, "series": series})
     return out
 
 

@@ -52,7 +52,7 @@
       new Chart(canvas, {
         type: "line",
         data: {
-          labels: chart.labels,
+          labels: chart.ticks,
           datasets: chart.series.map(function (line) {
             return {
               label: line.name,
@@ -69,8 +69,14 @@
           responsive: true,
           maintainAspectRatio: false,
           interaction: { mode: "index", intersect: false },
-          plugins: { legend: { position: "bottom" } },
-          scales: { y: { beginAtZero: true } }
+          plugins: {
+            legend: { position: "bottom" },
+            tooltip: { callbacks: { title: function (items) { return chart.labels[items[0].dataIndex]; } } }
+          },
+          scales: {
+            x: { title: { display: true, text: "after turn" } },
+            y: { beginAtZero: true }
+          }
         }
       });
     });

@@ -10,7 +10,8 @@ builds an army, claims a neutral territory next to its own and throws dice into 
 so the maps and charts move. Each turn is resolved as a GM would (``sheetmaster resolve``);
 then ``sheetmaster site`` builds the site, timed in a fresh process, twice (the second build
 finds the first and rewrites nothing). The screenshot is Chromium's (Debian's chromium,
-driven by Playwright), of the index page at 1200 pixels wide.
+driven by Playwright), of the index page at 1200 pixels wide, the slider moved back to the
+middle turn.
 """
 
 from __future__ import annotations
@@ -120,6 +121,12 @@ def screenshot(site: Path, picture: Path) -> None:
             page = browser.new_page(viewport={"width": 1200, "height": 900})
             page.goto(f"http://127.0.0.1:{server.server_port}/index.html")
             page.wait_for_load_state("networkidle")
+            page.focus("#turn-slider")  # the slider moved back to the middle turn
+            page.keyboard.press("Home")
+            for _ in range(int(page.get_attribute("#turn-slider", "max") or 0) // 2):
+                page.keyboard.press("ArrowRight")
+            page.wait_for_function("document.getElementById('map').complete")
+            page.evaluate("document.activeElement.blur()")
             picture.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(picture), full_page=True)
             browser.close()

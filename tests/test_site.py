@@ -340,6 +340,7 @@ def test_a_google_sheet_site_keeps_the_turns_it_saw(tmp_path, monkeypatch):
     assert "Balances" not in fresh["reports"][str(turns[0])]["markdown"]  # no states at hand
     assert record.notes and "undo snapshot" in record.notes[0]
     assert "undo snapshot" in " ".join(page(tmp_path / "fresh" / "index.html").text)
+    assert kept["notes"] == []  # every turn it shows has its map
 
 
 def _sheet_store(sid: str):

@@ -160,6 +160,9 @@ def test_the_slider_changes_the_map(browser, server, sites):
         page.wait_for_function("document.getElementById('map').complete && "
                                "document.getElementById('map').naturalWidth > 0")
         assert page.inner_text("#map-caption") == f"After turn {turns[0]}"
+        marked = page.evaluate("Array.from(document.querySelectorAll('canvas')).map(c => "
+                               "Chart.getChart(c).options.plugins.shownTurn.index)")
+        assert marked == [0, 0, 0]  # each chart marks the turn the map shows
         assert not page.is_visible("#map-report")  # the first turn shown has no report here
         assert page.is_disabled("#previous")
         page.click("#next")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from sheetmaster import __version__
 from sheetmaster.report import plural_word
 from sheetmaster.site.numbers import measures, numbers, players_of
 from sheetmaster.site.pages import render
-from sheetmaster.site.record import Moment, Record
+from sheetmaster.site.record import SHEET_NOTE, Moment, Record
 
 log = logging.getLogger("sheetmaster")
 
@@ -76,7 +77,8 @@ def _data(record: Record, earlier: dict[str, Any] | None, maps: dict[str, bytes]
     for old in (earlier or {}).get("moments", []):
         if old["turn"] <= latest and old["turn"] not in record.moments:
             moments[old["turn"]] = {**old, "kept": True}
-            if old["map"] and not (out / old["map"]).is_file():
+            if not re.fullmatch(r"maps/turn-\d+\.png", old["map"]) or \
+                    not (out / old["map"]).is_file():
                 moments[old["turn"]].update(map="", size=[])
     for turn, moment in record.moments.items():
         moments[turn] = _moment(record, moment, charted, maps, image)
@@ -88,6 +90,9 @@ def _data(record: Record, earlier: dict[str, Any] | None, maps: dict[str, bytes]
         if int(turn) <= latest and not reports.get(turn, {}).get("complete", False):
             reports[turn] = old
     players = players_of(ruleset, record.latest.state)
+    for moment in sorted(moments):  # players gone from the tab since keep their lines
+        for counts in moments[moment]["numbers"].values():
+            players += [p for p in counts if p not in players]
     colours = _colours(record)
     ordered = sorted(moments)
     for turn in ordered:
@@ -101,7 +106,8 @@ def _data(record: Record, earlier: dict[str, Any] | None, maps: dict[str, bytes]
         "measures": [{"key": m.key, "title": m.title, "source": m.source} for m in charted],
         "moments": [moments[t] for t in ordered],
         "reports": {t: reports[t] for t in sorted(reports, key=int)},
-        "notes": list(record.notes),
+        "notes": [n for n in record.notes if n != SHEET_NOTE or
+                  any(int(t) not in moments for t in reports)],
     }
 
 

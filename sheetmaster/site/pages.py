@@ -79,7 +79,7 @@ def render(data: dict[str, Any]) -> dict[str, bytes]:
 def _view(moment: dict[str, Any]) -> dict[str, Any]:
     """What the slider shows of a moment: its map, caption and report page."""
     words = moment["label"] + (f" ({moment['date']})" if moment["date"] else "")
-    return {"turn": moment["turn"], "caption": first_upper(words),
+    return {"turn": moment["turn"], "caption": first_upper(words), "alt": f"The map {words}",
             "map": moment["map"], "report": moment["report"]}
 
 

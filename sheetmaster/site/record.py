@@ -166,7 +166,7 @@ def checked(ruleset: Ruleset, raw: GameState) -> tuple[GameState, Settings]:
     if game is None:
         raise StateError([Problem(GAME_TAB, None, None, "the game has no Game tab")])
     meta = read_meta(validate_table(GAME, raw.tables[game], problems), problems, raw.meta,
-                     setting_rows(ruleset.all_settings()), first_turn=ruleset.first_turn - 1)
+                     setting_rows(ruleset.all_settings()), first_turn=ruleset.first_turn)
     orders_tab = values.text(meta.get("orders tab")) or ORDERS_TAB
     tables: dict[str, pd.DataFrame] = {}
     for table in all_tables(ruleset):

@@ -10,6 +10,7 @@ from typing import Any
 from sheetmaster.commands.maps import map_image_option
 from sheetmaster.commands.options import game_store, sheet_options, sheet_store
 from sheetmaster.exits import Exit, UsageError
+from sheetmaster.report import one_line, plural
 from sheetmaster.runs import Mode
 
 log = logging.getLogger("sheetmaster")
@@ -29,13 +30,13 @@ def cmd_site(args: argparse.Namespace) -> int:
         built = build_site(record, Path(args.out), image=image)
     except SiteError as exc:
         raise UsageError(str(exc)) from None
-    for note in record.notes:
+    for note in built.notes:
         log.info("%s", note)
     kept = f"; turns kept from the site already there: {', '.join(map(str, built.kept))}" \
         if built.kept else ""
-    print(f"wrote the site of {record.game} into {built.folder}: {built.moments} "
-          f"map{'s' if built.moments != 1 else ''}, {built.reports} turn "
-          f"report{'s' if built.reports != 1 else ''}, {len(built.files)} files, "
+    print(f"wrote the site of {one_line(record.game)} into {built.folder}: "
+          f"{plural(built.moments, 'turn')} with {plural(built.maps, 'map')}, "
+          f"{plural(built.reports, 'turn report')}, {plural(len(built.files), 'file')}, "
           f"{built.size:,} bytes{kept}. Open {built.folder / 'index.html'}")
     return Exit.OK
 

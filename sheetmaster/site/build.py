@@ -46,9 +46,14 @@ class Built:
     folder: Path
     files: list[str]
     size: int
+    #: moments shown (each turn's state), maps drawn or kept, turn reports.
     moments: int
+    maps: int
     reports: int
+    #: turns whose map and numbers came from the site already in the folder.
     kept: list[int] = field(default_factory=list)
+    #: what the site says it lacks.
+    notes: list[str] = field(default_factory=list)
 
 
 def build_site(record: Record, out: Path, *, image: Path | None = None) -> Built:
@@ -64,7 +69,9 @@ def build_site(record: Record, out: Path, *, image: Path | None = None) -> Built
     files[DATA] = _json(data)
     _write(out, files, [n for n in (earlier or {}).get("files", []) if n not in names])
     size = sum((out / name).stat().st_size for name in names if (out / name).is_file())
-    return Built(out, names, size, len(data["moments"]), len(data["reports"]), kept)
+    return Built(out, names, size, len(data["moments"]),
+                 sum(bool(m["map"]) for m in data["moments"]), len(data["reports"]), kept,
+                 data["notes"])
 
 
 def _data(record: Record, earlier: dict[str, Any] | None, maps: dict[str, bytes],

@@ -96,10 +96,11 @@ def workbook_record(path: Path) -> Record:
                                    "is not beside it)")
     missing = [t for t in range(min(moments), latest.turn) if t not in moments]
     if missing:
-        record.notes.append(f"No backup of the game after turn{'s' if len(missing) > 1 else ''} "
-                     f"{_turns(missing)} is kept beside the workbook, so there is no map of "
-                     f"{'them' if len(missing) > 1 else 'it'} and the charts skip "
-                            f"{'them' if len(missing) > 1 else 'it'}.")
+        many = len(missing) > 1
+        record.notes.append(f"No backup of the game after turn{'s' if many else ''} "
+                            f"{_turns(missing)} is kept beside the workbook, so there is no "
+                            f"map of {'them' if many else 'it'} and the charts skip "
+                            f"{'them' if many else 'it'}.")
     return record
 
 

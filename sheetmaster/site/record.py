@@ -26,7 +26,7 @@ from sheetmaster.ruleset import Ruleset
 from sheetmaster.runs import ruleset_of
 from sheetmaster.schema import Problem, Problems, StateError, match_columns, validate_table
 from sheetmaster.settings import Settings, read_settings, setting_rows
-from sheetmaster.site.logged import logged_report
+from sheetmaster.site.logged import Logbook
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets_undo import UNDO_TAB, parse_snapshot, tables_before
 from sheetmaster.stores.xlsx import XlsxStore
@@ -67,6 +67,8 @@ class Record:
     complete: dict[int, bool] = field(default_factory=dict)
     #: what the source cannot give, said on the site.
     notes: list[str] = field(default_factory=list)
+    #: the Log and order rows of every turn, read once when a report is rebuilt.
+    logbook: Logbook | None = field(default=None, repr=False)
 
 
 class RecordError(StoreError):
@@ -137,9 +139,10 @@ SHEET_NOTE = ("A Google Sheet keeps the game as it stands and, in its undo snaps
 
 def _rebuild(record: Record, turn: int, source: str) -> None:
     """Turn ``turn``'s report rebuilt from the record's Log and order rows, if it has any."""
+    if record.logbook is None:
+        record.logbook = Logbook(record.ruleset, record.latest.state)
     before, after = record.moments.get(turn - 1), record.moments.get(turn)
-    rebuilt = logged_report(record.ruleset, turn, record.latest.state, after and after.state,
-                            before and before.state)
+    rebuilt = record.logbook.report(turn, after and after.state, before and before.state)
     if rebuilt is not None:
         record.reports[turn], record.report_sources[turn] = rebuilt, source
         record.complete[turn] = before is not None and after is not None

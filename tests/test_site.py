@@ -355,3 +355,18 @@ def test_the_vendored_chart_library_is_the_pinned_release():
     assert hashlib.sha256(library).hexdigest() == CHART_JS_SHA256
     assert f"Chart.js v{CHART_JS_VERSION}".encode() in library[:200]
     assert "MIT License" in (assets / "chart.js-LICENSE.md").read_text(encoding="utf-8")
+
+
+def test_the_site_needs_no_dice_secret(games, tmp_path, monkeypatch):
+    """A site is built from what every player sees: without the dice secret too, so nothing
+    sealed (1800's hands of cards) is ever opened for it."""
+    monkeypatch.delenv("SHEETMASTER_DICE_SECRET", raising=False)
+    game = games["eighteen_hundred"]
+    secret = game.with_name("game.xlsx.dice-secret")
+    kept = secret.read_text(encoding="utf-8")
+    secret.unlink()
+    try:
+        assert main(["site", str(game), "--out", str(tmp_path / "site"), "-q"]) == 0
+    finally:
+        secret.write_text(kept, encoding="utf-8")
+    assert len(site_data(tmp_path / "site")["moments"]) == len(kept_workbooks(game))

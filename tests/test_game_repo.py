@@ -184,7 +184,9 @@ def example_game(ruleset_name: str):
 def test_two_games_with_repository_secrets_of_their_own_names_on_the_fake_sheets(tmp_path):
     with FakeSheetsServer() as sheets, FakeDiscord() as discord:
         avalon, isles = example_game("claims"), example_game("clans")
-        ids = {"avalon": upload_state(sheets, avalon), "isles": upload_state(sheets, isles)}
+        # each laid out as `init` does with its own game's secret: protected and bound
+        ids = {"avalon": upload_state(sheets, avalon, env_secret="avalon's dice secret"),
+               "isles": upload_state(sheets, isles, env_secret="isles' dice secret")}
         repo = tmp_path / "repo"
         write_repo(repo)
         toml = example_games_toml().replace("1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_aBcD",

@@ -8,7 +8,7 @@ subparsers action), with ``parents=[common]`` so every command takes ``-v``/``-q
 
 from __future__ import annotations
 
-from sheetmaster.commands import fake_sheets, games, maps, setup, tools, turns, verify
+from sheetmaster.commands import fake_sheets, games, maps, setup, site, tools, turns, verify
 
 #: in the order ``sheetmaster --help`` lists them.
-MODULES = (setup, turns, verify, maps, games, tools, fake_sheets)
+MODULES = (setup, turns, verify, maps, site, games, tools, fake_sheets)

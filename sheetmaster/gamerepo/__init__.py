@@ -131,11 +131,17 @@ def kept_cron(workflow: Path) -> str:
 
 def workflow_text(games: list[Game], pin: str, cron: str = DEFAULT_CRON) -> str:
     """The nightly workflow for these games: every secret they name handed to each job."""
-    secrets = "\n".join(f"          {name}: ${{{{ secrets.{name} }}}}"
-                        for name in secret_names(games))
     text = (TEMPLATES / "nightly.yml").read_text(encoding="utf-8")
+    google = sorted({g.secret_name("google") for g in games})
     return (text.replace("__PIN__", _yaml_string(pin)).replace("__CRON__", cron)
-            .replace("__WORKFLOW__", WORKFLOW.as_posix()).replace("__SECRETS__", secrets))
+            .replace("__WORKFLOW__", WORKFLOW.as_posix())
+            .replace("__SECRETS__", _env_lines(secret_names(games)))
+            .replace("__GOOGLE_SECRETS__", _env_lines(google)))
+
+
+def _env_lines(names: list[str]) -> str:
+    """A step's env lines handing on these secrets under their own names."""
+    return "\n".join(f"          {name}: ${{{{ secrets.{name} }}}}" for name in names)
 
 
 def _yaml_string(text: str) -> str:

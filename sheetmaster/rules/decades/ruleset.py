@@ -89,7 +89,7 @@ RULESET = Ruleset(
     settings=SETTINGS,
     calendar=CALENDAR,
     nouns={"territory": "province", "territories": "provinces", "player": "state",
-           "players": "states", "gold": "economic value"},
+           "players": "states", "gold": "economic value", "armies": "military"},
     lasting=("timers", "decisions"),
     gm_orders=True,
 )

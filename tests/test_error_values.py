@@ -74,7 +74,7 @@ def check_on_xlsx(tmp_path: Path, orders: list[dict]) -> list:
 
 def check_on_sheets(orders: list[dict]) -> list:
     with FakeSheetsServer() as server:
-        sid = upload_state(server, claims_state(orders))
+        sid = upload_state(server, claims_state(orders), secret=SECRET)
         store = SheetsStore(sid, server.client(), secret=SECRET,
                             retry=RetryPolicy(deadline=5))
         return run_turn(store, Mode.CHECK, seed=1).result.results
@@ -117,7 +117,7 @@ def test_an_error_in_an_amount_of_exact_decimals_is_named_on_both_stores(tmp_pat
     found = run_turn(XlsxStore(game), Mode.CHECK, seed=1).result.result_for_row(row)
     assert found is not None and found.reason == wanted
     with FakeSheetsServer() as server:
-        sid = upload_workbook(server, game)
+        sid = upload_workbook(server, game, secret=SECRET)
         store = SheetsStore(sid, server.client(), secret=SECRET, retry=RetryPolicy(deadline=5))
         found = run_turn(store, Mode.CHECK, seed=1).result.result_for_row(row)
     assert found is not None and found.reason == wanted
@@ -168,7 +168,7 @@ def test_a_failed_formula_in_a_google_sheets_state_tab_stops_the_turn_naming_it(
         cell: str, column: str, formula: str, error: str):
     tab = "Territories" if column == "territory" else "Players"
     with FakeSheetsServer() as server:
-        sid = upload_state(server, claims_state([]))
+        sid = upload_state(server, claims_state([]), secret=SECRET)
         server.set_values(sid, f"{tab}!{cell}", [[formula]], input_option="USER_ENTERED")
         store = SheetsStore(sid, server.client(), secret=SECRET, retry=RetryPolicy(deadline=5))
         with pytest.raises(StateError) as caught:

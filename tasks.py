@@ -3,7 +3,7 @@
     python3 tasks.py example   install sheetmaster and resolve the example game
     python3 tasks.py test      install it with its test tools and run the test suite
     python3 tasks.py long      the long runs: fuzzing, reliability, benchmarks, LibreOffice
-    python3 tasks.py lint      ruff, as CI runs it
+    python3 tasks.py lint      ruff and the import contracts, as CI runs them
 
 Each installs into a virtual environment of its own, ``.venv`` beside this file (or the one
 already active), never into the system's Python: a Debian or Ubuntu Python refuses that
@@ -109,7 +109,12 @@ def task(name: str, words: list[str]) -> int:
         command = [str(python), "-m", "sheetmaster", *EXAMPLE, *words]
         print("$ sheetmaster " + " ".join(EXAMPLE + words), flush=True)
     elif name == "lint":
-        command = [str(python), "-m", "ruff", "check", ".", *words]
+        # ruff, then the import contracts between the kit, the engine, the application, the
+        # stores and the rulesets (pyproject.toml's [tool.importlinter])
+        ruff = run([str(python), "-m", "ruff", "check", ".", *words]).returncode
+        script = python.parent / ("lint-imports.exe" if os.name == "nt" else "lint-imports")
+        contracts = run([str(script), "--no-cache", "--no-logo"]).returncode
+        return ruff or contracts
     else:
         command = [str(python), *(LONG if name == "long" else TEST), *words]
     code = run(command).returncode

@@ -77,7 +77,7 @@ MALFORMED_SHARE = 0.02
 
 @dataclass
 class SyntheticGame:
-    """Rows for :func:`sheetmaster.builder.build_state`, and what was generated."""
+    """Rows for :func:`sheetmaster.engine.builder.build_state`, and what was generated."""
 
     territories: int
     players: int
@@ -425,7 +425,7 @@ class _OrderPlan:
 
 
 def build_game_state(game: SyntheticGame):
-    from sheetmaster.builder import build_state
+    from sheetmaster.engine.builder import build_state
     from sheetmaster.rules.claims.ruleset import RULESET
 
     return build_state(RULESET, game.tables, game.orders, turn=2, settings=game.settings)
@@ -463,8 +463,8 @@ def reset_peak() -> bool:
 
 def worker_resolve(size: int, seed: int) -> dict[str, Any]:
     """Generate, build and resolve one game; runs in its own process."""
-    from sheetmaster.engine import resolve
-    from sheetmaster.model import Status
+    from sheetmaster.engine.turn import resolve
+    from sheetmaster.kit.model import Status
     from sheetmaster.rules.claims.ruleset import RULESET
 
     t0 = time.perf_counter()
@@ -516,8 +516,8 @@ def worker_io(size: int, seed: int, directory: str) -> dict[str, Any]:
     """Write the game to .xlsx, time loading it two ways, resolve it and time the save."""
     import pandas as pd
 
-    from sheetmaster.engine import resolve
-    from sheetmaster.report import cell_changes
+    from sheetmaster.engine.turn import resolve
+    from sheetmaster.kit.changes import cell_changes
     from sheetmaster.rules.claims.ruleset import RULESET
     from sheetmaster.stores.xlsx import XlsxStore
     from sheetmaster.stores.xlsx_layout import write_new_workbook
@@ -593,7 +593,7 @@ def openpyxl_save(ruleset: Any, path: Path, result: Any, out: Path) -> None:
     whole workbook is saved again."""
     import openpyxl
 
-    from sheetmaster.report import cell_changes
+    from sheetmaster.kit.changes import cell_changes
     from sheetmaster.stores.xlsx_layout import set_cell
 
     book = openpyxl.load_workbook(path)
@@ -618,7 +618,7 @@ def worker_profile(size: int, seed: int, top: int) -> None:
     import cProfile
     import pstats
 
-    from sheetmaster.engine import resolve
+    from sheetmaster.engine.turn import resolve
     from sheetmaster.rules.claims.ruleset import RULESET
 
     game = generate_game(size, seed)
@@ -836,7 +836,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                               else "FAIL")
 
     print()
-    print("Resolve time (sheetmaster.engine.resolve) and peak RSS, one process per size"
+    print("Resolve time (sheetmaster.engine.turn.resolve) and peak RSS, one process per size"
           + (f" and run (the median of {args.runs}; peak: the highest)" if args.runs > 1
              else ""))
     print("(build = build_state from rows, not included in resolve; resolve MiB = peak RSS")

@@ -208,9 +208,9 @@ def peak_mib() -> float:
 
 
 def worker(clans: int, provinces: int, seed: int) -> dict[str, Any]:
-    from sheetmaster.builder import build_state
-    from sheetmaster.engine import resolve
-    from sheetmaster.model import Status
+    from sheetmaster.engine.builder import build_state
+    from sheetmaster.engine.turn import resolve
+    from sheetmaster.kit.model import Status
     from sheetmaster.rules.clans import RULESET
 
     start = time.perf_counter()
@@ -229,8 +229,8 @@ def worker(clans: int, provinces: int, seed: int) -> dict[str, Any]:
 
 
 def profile(clans: int, provinces: int, seed: int, top: int) -> None:
-    from sheetmaster.builder import build_state
-    from sheetmaster.engine import resolve
+    from sheetmaster.engine.builder import build_state
+    from sheetmaster.engine.turn import resolve
     from sheetmaster.rules.clans import RULESET
 
     game = generate_game(clans, provinces, seed)

@@ -51,7 +51,7 @@ def flood_rows(pattern: str, n: int) -> list[dict[str, Any]]:
 
 def flooded_state(pattern: str, n: int):
     from sheetmaster import rules
-    from sheetmaster.builder import build_state
+    from sheetmaster.engine.builder import build_state
 
     ruleset = rules.get("claims")
     tables, orders, settings = ruleset.example()
@@ -64,7 +64,7 @@ def worker(argv: list[str], code: str | None) -> dict[str, Any]:
     """One resolve, in this fresh process: its exit code, seconds and peak RSS."""
     if code:
         sys.path.insert(0, code)
-    from sheetmaster.cli import main as sheetmaster
+    from sheetmaster.app.cli import main as sheetmaster
 
     wall, cpu = time.perf_counter(), time.process_time()
     code_out = sheetmaster(argv)

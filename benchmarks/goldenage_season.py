@@ -295,15 +295,15 @@ def peak_mib() -> float:
 
 
 def _state(game: dict[str, Any]):
-    from sheetmaster.builder import build_state
+    from sheetmaster.engine.builder import build_state
     from sheetmaster.rules.goldenage import RULESET
 
     return build_state(RULESET, game["tables"], game["orders"], settings=game["settings"])
 
 
 def worker(nations: int, provinces: int, units: int, seed: int) -> dict[str, Any]:
-    from sheetmaster.engine import resolve
-    from sheetmaster.model import Status
+    from sheetmaster.engine.turn import resolve
+    from sheetmaster.kit.model import Status
     from sheetmaster.rules.goldenage import RULESET
 
     start = time.perf_counter()
@@ -323,7 +323,7 @@ def worker(nations: int, provinces: int, units: int, seed: int) -> dict[str, Any
 
 
 def profile(nations: int, provinces: int, units: int, seed: int, top: int) -> None:
-    from sheetmaster.engine import resolve
+    from sheetmaster.engine.turn import resolve
     from sheetmaster.rules.goldenage import RULESET
 
     state = _state(generate_game(nations, provinces, units, seed))

@@ -42,8 +42,8 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sheetmaster.maps.colours import hex_colour  # noqa: E402
-from sheetmaster.maps.recolour import key_code, paint, province_index  # noqa: E402
+from sheetmaster.app.maps.colours import hex_colour  # noqa: E402
+from sheetmaster.app.maps.recolour import key_code, paint, province_index  # noqa: E402
 from sheetmaster.testing.mapimages import grid_key_image  # noqa: E402
 
 FULL = (4000, 2000, 3000)
@@ -105,7 +105,7 @@ def mask_per_province(pixels: np.ndarray, keys: list[int], fills: list) -> float
 
 def claims_game(keys: list[tuple[int, int, int]], rng: np.random.Generator):
     from sheetmaster import rules
-    from sheetmaster.builder import build_state
+    from sheetmaster.engine.builder import build_state
 
     ruleset = rules.get("claims")
     nations = [f"Nation {i:02d}" for i in range(NATIONS)]
@@ -122,8 +122,8 @@ def claims_game(keys: list[tuple[int, int, int]], rng: np.random.Generator):
 
 
 def run(width: int, height: int, provinces: int, repeat: int) -> dict[str, Any]:
-    from sheetmaster.engine import prepare
-    from sheetmaster.maps.render import map_picture, png_bytes
+    from sheetmaster.app.maps.render import map_picture, png_bytes
+    from sheetmaster.engine.turn import prepare
 
     rng = np.random.default_rng(13)
     start = time.perf_counter()

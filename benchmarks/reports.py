@@ -64,8 +64,8 @@ def size_of(text: str) -> int:
 
 def worker(size: int, seed: int, repeat: int, one_at_a_time: bool) -> dict[str, Any]:
     """Generate, build and resolve one game, then time its reports; in its own process."""
-    from sheetmaster.engine import resolve
-    from sheetmaster.report import GM, _player_names, player_report, player_reports
+    from sheetmaster.app.report import GM, _player_names, player_report, player_reports
+    from sheetmaster.engine.turn import resolve
     from sheetmaster.rules.claims.ruleset import RULESET
 
     game = claims_scale.generate_game(size, seed)

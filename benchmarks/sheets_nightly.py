@@ -20,7 +20,7 @@ the same latency added to every request:
     ``sheets_payload.py``).
 (b) **per tab** (what gspread-dataframe-style code does): ``client.open_by_key``, then
     ``worksheets()``, one ``get_all_values`` per tab, the same deadline check and
-    ``sheetmaster.engine.resolve`` on the DataFrames, then for every tab that changed a
+    ``sheetmaster.engine.turn.resolve`` on the DataFrames, then for every tab that changed a
     ``worksheet.resize`` and a ``worksheet.update`` of the whole tab (``set_with_dataframe``
     with ``resize=True``).
 
@@ -48,10 +48,10 @@ from typing import Any
 
 from gspread.utils import ValueRenderOption
 
-from sheetmaster.engine import resolve
-from sheetmaster.model import GameState
-from sheetmaster.report import cell_changes
-from sheetmaster.runs import Mode, decide, ruleset_of, run_turn
+from sheetmaster.app.runs import Mode, decide, ruleset_of, run_turn
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit.changes import cell_changes
+from sheetmaster.kit.model import GameState
 from sheetmaster.stores.gsheets import UNDO_TAB, SheetsStore
 from sheetmaster.stores.xlsx import read_sheet_rows
 from sheetmaster.testing.fakesheets import FakeSheetsServer

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sheetmaster.runs import Mode, run_turn
+from sheetmaster.app.runs import Mode, run_turn
 from sheetmaster.stores.gsheets import SheetsStore
 from sheetmaster.stores.gsheets_batches import GOOGLE_MAX_PAYLOAD, MAX_PAYLOAD
 from sheetmaster.testing.fakesheets import FakeSheetsServer

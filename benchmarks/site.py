@@ -30,8 +30,8 @@ from pathlib import Path
 
 import openpyxl
 
+from sheetmaster.kit.values import name_list, text
 from sheetmaster.stores.xlsx import XlsxStore
-from sheetmaster.values import name_list, text
 
 
 def orders_for(game: Path) -> list[dict[str, object]]:

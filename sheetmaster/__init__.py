@@ -6,13 +6,13 @@ read and write the tables: :class:`~sheetmaster.stores.xlsx.XlsxStore` for a loc
 :class:`~sheetmaster.stores.gsheets.SheetsStore` for a Google Sheet.
 """
 
-from sheetmaster.checking import check
-from sheetmaster.engine import resolve
-from sheetmaster.model import Event, GameState, Order, OrderResult, Status, TurnResult
+from sheetmaster.engine.checking import check
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit.model import Event, GameState, Order, OrderResult, Status, TurnResult
+from sheetmaster.kit.ruleset import Context, Phase, Ruleset
+from sheetmaster.kit.schema import StateError
 from sheetmaster.rules import available as available_rulesets
 from sheetmaster.rules import get as get_ruleset
-from sheetmaster.ruleset import Context, Phase, Ruleset
-from sheetmaster.schema import StateError
 
 __all__ = [
     "Context",

@@ -2,6 +2,6 @@
 
 import sys
 
-from sheetmaster.cli import main
+from sheetmaster.app.cli import main
 
 sys.exit(main())

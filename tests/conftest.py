@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from sheetmaster.builder import build_state
+from sheetmaster.engine.builder import build_state
 from sheetmaster.rules.claims import RULESET
 from sheetmaster.stores.xlsx_layout import write_new_workbook
 

@@ -1,5 +1,5 @@
 """Games the site tests build sites of, and the numbers their charts must show, read
-independently of sheetmaster.site (openpyxl on each workbook the game kept)."""
+independently of sheetmaster.app.site (openpyxl on each workbook the game kept)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import openpyxl
 
 from sheetmaster import rules
-from sheetmaster.cli import main
+from sheetmaster.app.cli import main
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 #: the GM's painted map of a ruleset's example game, where one ships.

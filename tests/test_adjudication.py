@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from sheetmaster.adjudication import Adjudicator, Cycle, default_backup
+from sheetmaster.kit.adjudication import Adjudicator, Cycle, default_backup
 
 Rule = Callable[[Adjudicator[str]], bool]
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from toy import play, recorder, ruleset, traces
 
-from sheetmaster.calendar import Calendar, in_seasons, in_stages, on_setup
-from sheetmaster.model import Status
-from sheetmaster.ruleset import Phase
-from sheetmaster.schema import StateError
+from sheetmaster.kit.calendar import Calendar, in_seasons, in_stages, on_setup
+from sheetmaster.kit.model import Status
+from sheetmaster.kit.ruleset import Phase
+from sheetmaster.kit.schema import StateError
 
 SEASONS = ("Spring", "Summer", "Autumn", "Winter")
 

@@ -12,11 +12,11 @@ import openpyxl
 import pytest
 
 from sheetmaster import rules
-from sheetmaster.builder import build_state
-from sheetmaster.cli import main
-from sheetmaster.engine import resolve
-from sheetmaster.model import Status
-from sheetmaster.report import player_report
+from sheetmaster.app.cli import main
+from sheetmaster.app.report import player_report
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit.model import Status
 from sheetmaster.stores.xlsx import XlsxStore
 
 ROOT = Path(__file__).resolve().parents[1]

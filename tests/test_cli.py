@@ -8,7 +8,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from sheetmaster.cli import main
+from sheetmaster.app.cli import main
 
 
 def digest(path: Path) -> str:

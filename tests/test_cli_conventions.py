@@ -16,8 +16,8 @@ import openpyxl
 import pytest
 
 from sheetmaster import __version__
-from sheetmaster.cli import build_parser, main
-from sheetmaster.exits import MEANINGS, Exit
+from sheetmaster.app.cli import build_parser, main
+from sheetmaster.app.exits import MEANINGS, Exit
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -110,7 +110,7 @@ def test_a_bug_is_exit_70_with_its_traceback(monkeypatch, capsys):
     def broken(args):
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr("sheetmaster.commands.tools.cmd_rules", broken)
+    monkeypatch.setattr("sheetmaster.app.commands.tools.cmd_rules", broken)
     assert main(["rules"]) == Exit.INTERNAL
     err = capsys.readouterr().err
     assert "please report" in err and "ZeroDivisionError: boom" in err and "Traceback" in err
@@ -355,8 +355,8 @@ def test_new_writes_only_a_file_named_as_a_workbook(tmp_path, capsys, name):
 
 
 def test_the_example_dice_warning_is_one_line_once_per_run(game, capsys):
-    from sheetmaster import fairness
-    from sheetmaster.console import setup_logging
+    from sheetmaster.app.console import setup_logging
+    from sheetmaster.kit import fairness
 
     done = sheetmaster("check", str(game), "-q")
     warned = [line for line in done.stderr.splitlines() if "public dice" in line]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import contextlib
 import gc
 
-from sheetmaster import collector
-from sheetmaster.runs import Mode, run_turn
+from sheetmaster.app.runs import Mode, run_turn
+from sheetmaster.engine import collector
 
 
 def test_paused_restores_the_callers_choice_and_nests():

@@ -8,15 +8,15 @@ from decimal import Decimal
 
 from toy import play, ruleset
 
-from sheetmaster.model import Status
-from sheetmaster.orders import Field, OrderKind
+from sheetmaster.kit.model import Status
+from sheetmaster.kit.orders import Field, OrderKind
+from sheetmaster.kit.ruleset import Phase
+from sheetmaster.kit.schema import Column, Kind
 from sheetmaster.rules.common import agreements
 from sheetmaster.rules.common.modifiers import add_percent, describe, scaled, with_parts
 from sheetmaster.rules.common.ownership import Holdings
 from sheetmaster.rules.common.treasury import pay
 from sheetmaster.rules.common.upkeep import disband_until_paid, disbanded_count
-from sheetmaster.ruleset import Phase
-from sheetmaster.schema import Column, Kind
 
 
 def buy(ctx) -> None:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from sheetmaster.app.runs import Mode, run_turn, undo_turn
 from sheetmaster.rules.claims import RULESET
-from sheetmaster.runs import Mode, run_turn, undo_turn
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.xlsx import XlsxStore, backup_path
 from sheetmaster.stores.xlsx_files import is_locked

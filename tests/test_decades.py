@@ -10,14 +10,14 @@ import openpyxl
 import pytest
 
 from sheetmaster import rules
-from sheetmaster.builder import build_state
-from sheetmaster.cli import main
-from sheetmaster.engine import resolve
-from sheetmaster.exits import Exit
-from sheetmaster.fairness import EXAMPLE_SECRET, SECRET_ENV
-from sheetmaster.report import player_report
-from sheetmaster.runs import Mode, run_turn
-from sheetmaster.schema import StateError
+from sheetmaster.app.cli import main
+from sheetmaster.app.exits import Exit
+from sheetmaster.app.report import player_report
+from sheetmaster.app.runs import Mode, run_turn
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit.fairness import EXAMPLE_SECRET, SECRET_ENV
+from sheetmaster.kit.schema import StateError
 from sheetmaster.stores.gsheets import RetryPolicy, SheetsStore
 from sheetmaster.stores.gsheets_init import plan_init, read_existing
 from sheetmaster.stores.xlsx import XlsxStore

@@ -7,11 +7,12 @@ import pandas as pd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheetmaster import rules, values
-from sheetmaster.builder import build_state
-from sheetmaster.dice import ScriptedDice
-from sheetmaster.engine import resolve
-from sheetmaster.model import GameState, TurnResult
+from sheetmaster import rules
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit import values
+from sheetmaster.kit.dice import ScriptedDice
+from sheetmaster.kit.model import GameState, TurnResult
 
 DECADES = rules.get("decades")
 SETTINGS = {"start year": 1600, "happiness drift": "0"}

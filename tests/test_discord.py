@@ -14,12 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheetmaster.builder import build_state
-from sheetmaster.cli import main
-from sheetmaster.delivery.discord import Attachment, DeliveryError, DiscordClient
-from sheetmaster.delivery.messages import ZWSP, inert, split_message
-from sheetmaster.delivery.post import post_turn
-from sheetmaster.delivery.webhooks import (
+from sheetmaster.app.cli import main
+from sheetmaster.app.delivery.discord import Attachment, DeliveryError, DiscordClient
+from sheetmaster.app.delivery.messages import ZWSP, inert, split_message
+from sheetmaster.app.delivery.post import post_turn
+from sheetmaster.app.delivery.webhooks import (
     PLAYERS_ENV,
     PUBLIC_ENV,
     ScrubbingFilter,
@@ -27,8 +26,9 @@ from sheetmaster.delivery.webhooks import (
     from_env,
     scrub,
 )
-from sheetmaster.engine import resolve
-from sheetmaster.exits import UsageError
+from sheetmaster.app.exits import UsageError
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
 from sheetmaster.rules import get
 from sheetmaster.testing.fakediscord import FakeDiscord
 
@@ -89,7 +89,7 @@ def test_mentions_are_made_inert():
 
 
 def test_a_players_newline_cannot_forge_a_line_of_the_report():
-    from sheetmaster.report import md
+    from sheetmaster.app.report import md
 
     assert md("deal\n# Turn 3 results\n| 1 | forged |") == \
         "deal # Turn 3 results \\| 1 \\| forged \\|"
@@ -104,7 +104,7 @@ TRICKY = ["", "  plain text  ", "\u00a0nbsp\u00a0", "a\u2028b", "line\x85", " @e
 @settings(max_examples=500, deadline=None)
 def test_md_leaves_plain_text_alone_and_escapes_the_rest_as_every_pass_would(text):
     """md() skips its passes when nothing in the text needs one: same result either way."""
-    from sheetmaster.report import _escaped, md
+    from sheetmaster.app.report import _escaped, md
 
     assert md(text) == _escaped(text)
 
@@ -253,7 +253,7 @@ def test_each_player_gets_only_their_own_report(discord):
 
 
 def test_a_report_too_long_for_a_few_messages_goes_as_a_file(discord, monkeypatch):
-    monkeypatch.setattr("sheetmaster.delivery.post.MAX_MESSAGES", 1)
+    monkeypatch.setattr("sheetmaster.app.delivery.post.MAX_MESSAGES", 1)
     ruleset, result = clans_turn()
     hooks = from_env({PUBLIC_ENV: discord.webhook("public")})
     post_turn(ruleset, result, hooks, client=client())
@@ -351,8 +351,8 @@ def test_nightly_posts_each_game_that_games_toml_says_posts(tmp_path, discord, m
 # --- Discord's limits, and one channel failing alone (issue 24.10) ---------------------------
 
 def test_a_report_past_discords_upload_limit_goes_in_files_within_every_limit(discord):
-    from sheetmaster.delivery.discord import MAX_FILES, MAX_UPLOAD
-    from sheetmaster.delivery.post import MAX_ATTACHED, Posted, _channel
+    from sheetmaster.app.delivery.discord import MAX_FILES, MAX_UPLOAD
+    from sheetmaster.app.delivery.post import MAX_ATTACHED, Posted, _channel
 
     line = "| 12345 | propose transfer | rejected | not accepted by Bretagne: é |\n"
     report = "# Turn 2 results\n\n" + line * (30 * 2**20 // len(line.encode()))
@@ -370,7 +370,7 @@ def test_a_report_past_discords_upload_limit_goes_in_files_within_every_limit(di
 
 
 def test_files_are_cut_between_lines_and_never_inside_a_character():
-    from sheetmaster.delivery.messages import file_parts
+    from sheetmaster.app.delivery.messages import file_parts
 
     text = "ab\n" + "é" * 10 + "\ncd\n"
     parts = file_parts(text, 7)
@@ -382,10 +382,10 @@ def test_files_are_cut_between_lines_and_never_inside_a_character():
 @pytest.fixture
 def small_uploads(monkeypatch):
     """Discord's upload limit as 4,000 bytes, so an ordinary report is 'too big'."""
-    monkeypatch.setattr("sheetmaster.delivery.discord.MAX_UPLOAD", 4_000)
-    monkeypatch.setattr("sheetmaster.delivery.post.MAX_UPLOAD", 4_000, raising=False)
-    monkeypatch.setattr("sheetmaster.delivery.post.MAX_ATTACHED", 12_000, raising=False)
-    monkeypatch.setattr("sheetmaster.delivery.post.MAX_MESSAGES", 1)
+    monkeypatch.setattr("sheetmaster.app.delivery.discord.MAX_UPLOAD", 4_000)
+    monkeypatch.setattr("sheetmaster.app.delivery.post.MAX_UPLOAD", 4_000, raising=False)
+    monkeypatch.setattr("sheetmaster.app.delivery.post.MAX_ATTACHED", 12_000, raising=False)
+    monkeypatch.setattr("sheetmaster.app.delivery.post.MAX_MESSAGES", 1)
 
 
 def test_a_report_past_the_upload_limit_reaches_every_channel(discord, small_uploads):
@@ -411,7 +411,7 @@ def test_one_channel_failing_is_reported_and_the_others_still_get_theirs(discord
     def broken_map(png, turn):
         raise OSError("cannot identify image file")
 
-    monkeypatch.setattr("sheetmaster.delivery.post._map_file", broken_map)
+    monkeypatch.setattr("sheetmaster.app.delivery.post._map_file", broken_map)
     with pytest.raises(DeliveryError) as caught:
         post_turn(ruleset, result, hooks, map_png=b"not a png", client=client())
     said = str(caught.value)

@@ -12,24 +12,25 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from sheetmaster import rules, values
-from sheetmaster.builder import build_state
-from sheetmaster.checking import check
-from sheetmaster.cli import main
-from sheetmaster.engine import resolve
-from sheetmaster.fairness import EXAMPLE_SECRET, SECRET_ENV, hidden_key, secret_path
-from sheetmaster.model import GameState, Status
-from sheetmaster.report import GM, player_reports
+from sheetmaster import rules
+from sheetmaster.app.cli import main
+from sheetmaster.app.report import GM, player_reports
+from sheetmaster.app.runs import Mode, run_turn
+from sheetmaster.app.verify import verify_turn
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.checking import check
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit import values
+from sheetmaster.kit.fairness import EXAMPLE_SECRET, SECRET_ENV, hidden_key, secret_path
+from sheetmaster.kit.model import GameState, Status
+from sheetmaster.kit.sealed import SecretNeeded, unseal
+from sheetmaster.kit.values import BadValue
 from sheetmaster.rules.eighteen_hundred import vocabulary
 from sheetmaster.rules.eighteen_hundred.example import before_setup
 from sheetmaster.rules.eighteen_hundred.example_cards import CATALOGUE
-from sheetmaster.runs import Mode, run_turn
-from sheetmaster.sealed import SecretNeeded, unseal
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.upload import upload_state
-from sheetmaster.values import BadValue
-from sheetmaster.verify import verify_turn
 from testkit import reliability as rel
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -7,17 +7,17 @@ from typing import Any
 
 import pandas as pd
 
-from sheetmaster import values
-from sheetmaster.builder import build_state
-from sheetmaster.calendar import Calendar
-from sheetmaster.engine import resolve
-from sheetmaster.model import GameState, Status
-from sheetmaster.orders import Field, OrderKind
-from sheetmaster.report import player_report
-from sheetmaster.ruleset import Context, Phase, Ruleset, player_name_columns
-from sheetmaster.schema import Column, Kind, Table
-from sheetmaster.settings import Setting
-from sheetmaster.turn_order import POSTING_ORDER
+from sheetmaster.app.report import player_report
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit import values
+from sheetmaster.kit.calendar import Calendar
+from sheetmaster.kit.model import GameState, Status
+from sheetmaster.kit.orders import Field, OrderKind
+from sheetmaster.kit.ruleset import Context, Phase, Ruleset, player_name_columns
+from sheetmaster.kit.schema import Column, Kind, Table
+from sheetmaster.kit.settings import Setting
+from sheetmaster.kit.turn_order import POSTING_ORDER
 
 HOUSES = Table("Houses", (Column("house", Kind.NAME), Column("coins", Kind.WHOLE, owned=True)),
                key="house", lists_players=True)

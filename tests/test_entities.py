@@ -9,10 +9,10 @@ from decimal import Decimal
 import pytest
 from toy import LAND_ROWS, REALM_ROWS, Unit, play, ruleset
 
-from sheetmaster.model import Status
-from sheetmaster.orders import Field, OrderKind
-from sheetmaster.ruleset import Phase
-from sheetmaster.schema import StateError
+from sheetmaster.kit.model import Status
+from sheetmaster.kit.orders import Field, OrderKind
+from sheetmaster.kit.ruleset import Phase
+from sheetmaster.kit.schema import StateError
 
 
 def noop(ctx) -> None:

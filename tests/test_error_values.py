@@ -13,12 +13,12 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from sheetmaster.builder import build_state
-from sheetmaster.engine import resolve
-from sheetmaster.model import Status
+from sheetmaster.app.runs import Mode, run_turn
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit.model import Status
+from sheetmaster.kit.schema import StateError
 from sheetmaster.rules.claims import RULESET as CLAIMS
-from sheetmaster.runs import Mode, run_turn
-from sheetmaster.schema import StateError
 from sheetmaster.stores.gsheets import RetryPolicy, SheetsStore
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.stores.xlsx_layout import write_new_workbook

@@ -18,10 +18,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from sheetmaster.cli import main
-from sheetmaster.dice import Dice, turn_seed
-from sheetmaster.exits import Exit
-from sheetmaster.fairness import SECRET_ENV, parse_dice_line, secret_path, turn_dice
+from sheetmaster.app.cli import main
+from sheetmaster.app.exits import Exit
+from sheetmaster.kit.dice import Dice, turn_seed
+from sheetmaster.kit.fairness import SECRET_ENV, parse_dice_line, secret_path, turn_dice
 
 
 @pytest.fixture(autouse=True)
@@ -159,7 +159,7 @@ def test_the_public_dice_keep_their_values_for_a_given_seed():
 def test_a_private_roll_is_neither_told_by_the_revealed_seed_nor_shifts_the_public_dice():
     """The seed is revealed so that anyone can replay the Log's (public) dice; a roll only one
     player may see (a Ninja's) must not follow from it, nor move the public dice after it."""
-    from sheetmaster.model import PRIVATE
+    from sheetmaster.kit.model import PRIVATE
 
     dice = Dice(turn_seed("a game's secret", 3), "the game's hidden key")
     first = dice.roll(6, "Amana", "a battle")

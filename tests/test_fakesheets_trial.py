@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from sheetmaster import fairness
-from sheetmaster.cli import main
-from sheetmaster.commands.fake_sheets import _due_now, _recommit
-from sheetmaster.exits import Exit
+from sheetmaster.app.cli import main
+from sheetmaster.app.exits import Exit
+from sheetmaster.kit import fairness
+from sheetmaster.testing.commands.fake_sheets import _due_now, _recommit
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.upload import upload_workbook
 

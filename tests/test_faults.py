@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from sheetmaster.runs import Mode, run_turn
+from sheetmaster.app.runs import Mode, run_turn
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets_client import (
     ENDPOINT_ENV,
@@ -98,7 +98,7 @@ def test_a_fault_that_never_clears_stops_clearly_and_changes_nothing(server, sta
 def _cli(server, sid, **env):
     full = {k: v for k, v in os.environ.items() if k not in (LOCK_TTL_ENV, RETRY_DEADLINE_ENV)}
     full.update({ENDPOINT_ENV: server.url}, **env)
-    return subprocess.run([sys.executable, "-m", "sheetmaster.cli", "resolve", "--sheet", sid,
+    return subprocess.run([sys.executable, "-m", "sheetmaster.app.cli", "resolve", "--sheet", sid,
                            "--seed", str(rel.SEED), "-q"], capture_output=True, text=True,
                           env=full)
 

@@ -27,14 +27,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheetmaster import rules, values
-from sheetmaster.builder import build_state
-from sheetmaster.checking import CHECK_WORDS
-from sheetmaster.cli import main
-from sheetmaster.engine import prepare, resolve
-from sheetmaster.model import Status
-from sheetmaster.orders import FINAL_RESULTS, RESULT
-from sheetmaster.schema import StateError
+from sheetmaster import rules
+from sheetmaster.app.cli import main
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.checking import CHECK_WORDS
+from sheetmaster.engine.turn import prepare, resolve
+from sheetmaster.kit import values
+from sheetmaster.kit.model import Status
+from sheetmaster.kit.orders import FINAL_RESULTS, RESULT
+from sheetmaster.kit.schema import StateError
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.stores.xlsx_layout import write_new_workbook
 from sheetmaster.testing.golden import GOLDEN_SECRET, load_case

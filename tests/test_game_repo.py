@@ -19,11 +19,11 @@ import pytest
 import yaml
 
 from sheetmaster import __version__, rules
-from sheetmaster.builder import build_state
-from sheetmaster.cli import main
-from sheetmaster.exits import Exit
-from sheetmaster.fairness import for_sheet, turn_dice
-from sheetmaster.gamerepo import TEMPLATES, WORKFLOW, default_pin, write_repo
+from sheetmaster.app.cli import main
+from sheetmaster.app.exits import Exit
+from sheetmaster.app.gamerepo import TEMPLATES, WORKFLOW, default_pin, write_repo
+from sheetmaster.engine.builder import build_state
+from sheetmaster.kit.fairness import for_sheet, turn_dice
 from sheetmaster.testing.fakediscord import FakeDiscord
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.upload import upload_state

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from sheetmaster import rules
-from sheetmaster.builder import build_state
-from sheetmaster.cli import main
-from sheetmaster.delivery.webhooks import PLAYERS_ENV, PUBLIC_ENV
-from sheetmaster.exits import Exit
+from sheetmaster.app.cli import main
+from sheetmaster.app.delivery.webhooks import PLAYERS_ENV, PUBLIC_ENV
+from sheetmaster.app.exits import Exit
+from sheetmaster.engine.builder import build_state
 from sheetmaster.stores.xlsx_layout import write_new_workbook
 from sheetmaster.testing.fakediscord import FakeDiscord
 

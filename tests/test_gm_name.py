@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from sheetmaster import rules
-from sheetmaster.builder import build_state
-from sheetmaster.cli import main
-from sheetmaster.engine import resolve
-from sheetmaster.exits import Exit
-from sheetmaster.schema import StateError
+from sheetmaster.app.cli import main
+from sheetmaster.app.exits import Exit
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit.schema import StateError
 from sheetmaster.stores.xlsx_layout import write_new_workbook
 
 RULESETS = sorted(name for name, r in rules.available().items() if r.example)

@@ -13,13 +13,14 @@ import openpyxl
 import pytest
 import yaml
 
-from sheetmaster import rules, values
-from sheetmaster.builder import build_state
-from sheetmaster.cli import main
-from sheetmaster.engine import resolve
-from sheetmaster.fairness import EXAMPLE_SECRET
-from sheetmaster.report import GM, player_report
-from sheetmaster.runs import Mode, run_turn
+from sheetmaster import rules
+from sheetmaster.app.cli import main
+from sheetmaster.app.report import GM, player_report
+from sheetmaster.app.runs import Mode, run_turn
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit import values
+from sheetmaster.kit.fairness import EXAMPLE_SECRET
 from sheetmaster.stores.gsheets import RetryPolicy, SheetsStore
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.testing.fakesheets import FakeSheetsServer
@@ -230,7 +231,7 @@ def test_an_annexation_paused_by_rebels_completes_a_full_season_after_they_go():
     paused with its last season still to count; they are beaten in Autumn (turn 7), when it
     resumes; it counts that last season in Winter (turn 8) and completes then, not as soon as
     the rebels are gone."""
-    from sheetmaster.dice import ScriptedDice
+    from sheetmaster.kit.dice import ScriptedDice
     from sheetmaster.testing.golden import GOLDEN_SECRET, load_case
 
     case = load_case(ROOT / "tests" / "golden" / "goldenage" /

@@ -13,14 +13,14 @@ import gspread
 import openpyxl
 import pytest
 
-from sheetmaster.builder import build_state
-from sheetmaster.cli import main
-from sheetmaster.engine import prepare
-from sheetmaster.exits import Exit
-from sheetmaster.fairness import turn_dice
-from sheetmaster.model import GameState, Status
+from sheetmaster.app.cli import main
+from sheetmaster.app.exits import Exit
+from sheetmaster.app.runs import Mode, run_turn, undo_turn
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import prepare
+from sheetmaster.kit.fairness import turn_dice
+from sheetmaster.kit.model import GameState, Status
 from sheetmaster.rules.claims import RULESET
-from sheetmaster.runs import Mode, run_turn, undo_turn
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets import LOCK_KEY, UNDO_TAB, RetryPolicy, SheetsStore
 from sheetmaster.stores.gsheets_init import lay_out
@@ -310,7 +310,7 @@ def test_a_save_survives_a_stale_lock_another_run_removed(server):
     with pytest.raises(StoreError, match="another sheetmaster run"):
         other.lock()  # backs off, and clears the stale lock on its way out
     state = first.load()
-    from sheetmaster.engine import resolve
+    from sheetmaster.engine.turn import resolve
 
     first.save(RULESET, resolve(RULESET, state, secret=SECRET))
     assert server.values(sid, "Game") != []

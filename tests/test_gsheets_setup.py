@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from sheetmaster.cli import main
+from sheetmaster.app.cli import main
 from sheetmaster.rules.claims import RULESET
 from sheetmaster.stores.google_auth import CredentialsError, load_credentials, redact
 from sheetmaster.stores.gsheets import RetryPolicy, SheetsStore
@@ -64,7 +64,7 @@ def test_init_lays_out_tabs_headers_dropdowns_and_protection(server):
 def test_init_protects_the_gm_orders_tab_players_may_not_write_in(server):
     from toy import ruleset as toy_ruleset
 
-    from sheetmaster.ruleset import Phase
+    from sheetmaster.kit.ruleset import Phase
 
     rules = toy_ruleset(Phase("g", "decrees", lambda ctx: None, orders=("decree",)),
                         gm_orders=True)
@@ -76,8 +76,8 @@ def test_init_makes_a_tab_wide_enough_for_its_headers(server):
     """Was: '400 ... exceeds grid limits' for a tab of more than 26 columns."""
     from toy import ruleset as toy_ruleset
 
-    from sheetmaster.ruleset import Phase
-    from sheetmaster.schema import Column, Table
+    from sheetmaster.kit.ruleset import Phase
+    from sheetmaster.kit.schema import Column, Table
 
     wide = Table("Ledger", tuple(Column(f"column {i}") for i in range(30)))
     rules = toy_ruleset(Phase("g", "pay", lambda ctx: None, orders=("pay",)), tables=(wide,))

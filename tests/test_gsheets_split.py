@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from sheetmaster.fairness import DiceSecretError
-from sheetmaster.runs import Mode, run_turn, undo_turn
+from sheetmaster.app.runs import Mode, run_turn, undo_turn
+from sheetmaster.kit.fairness import DiceSecretError
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets import LOCK_KEY, UNDO_TAB, RetryPolicy, SheetsStore
 from sheetmaster.stores.gsheets_batches import WRITE_KEY, batches, payload_size, write_marker
@@ -256,7 +256,7 @@ def test_a_run_killed_in_a_split_undo_has_the_undo_finished_by_the_next(server, 
 def test_the_cli_tells_the_gm_what_the_store_put_right(caplog):
     from types import SimpleNamespace
 
-    from sheetmaster.commands.options import tell_store_notes
+    from sheetmaster.app.commands.options import tell_store_notes
 
     with caplog.at_level("WARNING", logger="sheetmaster"):
         tell_store_notes(SimpleNamespace(notes=["an earlier run stopped while writing turn 4"]))

@@ -9,10 +9,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from sheetmaster.builder import build_state
-from sheetmaster.engine import resolve
-from sheetmaster.model import GameState, Status
-from sheetmaster.runs import Mode, run_turn, undo_turn
+from sheetmaster.app.runs import Mode, run_turn, undo_turn
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit.model import GameState, Status
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets import LOCK_KEY, RetryPolicy, SheetsStore
 from sheetmaster.stores.xlsx import XlsxStore
@@ -221,7 +221,7 @@ def test_form_intake_rejects_orders_sent_from_someone_elses_address(server, clai
 
 def test_rows_a_table_loses_are_cleared(server, claims, example_state):
     """A ruleset whose table shrinks (armies destroyed, say) leaves no stale rows behind."""
-    from sheetmaster.model import TurnResult
+    from sheetmaster.kit.model import TurnResult
 
     sid = upload(server, example_state)
     store = store_for(server, sid)
@@ -242,7 +242,7 @@ def test_undo_puts_every_cell_back(server, example_state):
     before = {tab: server.values(sid, tab) for tab in example_state.tables}
     run_turn(store_for(server, sid), Mode.RESOLVE, secret=SECRET)
     assert server.values(sid, "Players") != before["Players"]
-    from sheetmaster.runs import undo_turn
+    from sheetmaster.app.runs import undo_turn
 
     assert undo_turn(store_for(server, sid)) == 2
     after = {tab: server.values(sid, tab) for tab in example_state.tables}

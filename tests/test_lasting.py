@@ -9,11 +9,11 @@ from decimal import Decimal
 import pytest
 from toy import play, ruleset, state
 
-from sheetmaster.dice import ScriptedDice
-from sheetmaster.engine import resolve
-from sheetmaster.model import GM_ONLY, PRIVATE, PUBLIC, Status
-from sheetmaster.orders import Field, OrderKind
-from sheetmaster.ruleset import Phase
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit.dice import ScriptedDice
+from sheetmaster.kit.model import GM_ONLY, PRIVATE, PUBLIC, Status
+from sheetmaster.kit.orders import Field, OrderKind
+from sheetmaster.kit.ruleset import Phase
 
 
 def build_fort(ctx) -> None:
@@ -98,7 +98,7 @@ def test_a_paused_timer_does_not_count_down_and_a_cancelled_one_refunds():
 
 def test_a_cancelled_timer_refunds_what_the_rules_work_out():
     """A rule that refunds half rounded down gives the amount itself."""
-    from sheetmaster.timers import RUNNING, Timer, Timers
+    from sheetmaster.kit.timers import RUNNING, Timer, Timers
 
     timer = Timer("T1", "fort", "Stark", "A", 1, 2, 1, 3, Decimal(41), RUNNING, "", "")
     lines = []
@@ -122,7 +122,7 @@ def occupy(ctx) -> None:
 
 def test_a_timers_tab_without_a_column_is_refused_naming_it():
     """Was: AssertionError from loading the rows, instead of the missing column's problem."""
-    from sheetmaster.schema import StateError
+    from sheetmaster.kit.schema import StateError
 
     rules = fort_rules()
     game = state(rules, tables={"Timers": timers(play(rules, [
@@ -217,7 +217,7 @@ def test_a_decision_may_take_several_of_its_options():
     traces = [e.text for e in second.events if e.kind == "trace"]
     assert traces == ["Stark takes E + A", "Tully takes B + E", "Arryn takes B + E"]
     with pytest.raises(ValueError, match="is not one of"):
-        from sheetmaster.decisions import Decisions
+        from sheetmaster.kit.decisions import Decisions
 
         Decisions(1, []).owe("Stark", "conquest", "?", ["A"], "A, B", several=True)
 
@@ -319,7 +319,7 @@ def test_a_gm_only_kind_is_declared_on_the_order_kind():
 
 @pytest.mark.parametrize("uses", [("timers",), ("decisions",), ("decks",)])
 def test_each_lasting_tab_is_added_to_the_game(uses):
-    from sheetmaster.engine import all_tables
+    from sheetmaster.kit.tabs import all_tables
 
     rules = ruleset(Phase("a", "a", lambda ctx: None), lasting=uses)
     tabs = [t.tab for t in all_tables(rules)]
@@ -329,7 +329,7 @@ def test_each_lasting_tab_is_added_to_the_game(uses):
 def test_a_timer_of_no_turns_waits_on_its_payments_and_says_no_due_turn():
     """An instalment (decades' colonization) is a process of 0 turns: due at once, completed
     by the rules when paid; its log line names no due turn."""
-    from sheetmaster.timers import Timers
+    from sheetmaster.kit.timers import Timers
 
     lines: list[str] = []
     timers = Timers(3, [], lambda owner, kind, text: lines.append(text))
@@ -343,8 +343,8 @@ def test_a_timer_of_no_turns_waits_on_its_payments_and_says_no_due_turn():
 @pytest.mark.parametrize("uses", [("timers",), ("decisions",), ("decks",)])
 def test_a_lasting_tab_missing_a_column_is_refused_naming_it(uses):
     """Was: an AssertionError from loading its rows, instead of the tab and column."""
-    from sheetmaster.engine import all_tables
-    from sheetmaster.schema import StateError
+    from sheetmaster.kit.schema import StateError
+    from sheetmaster.kit.tabs import all_tables
 
     rules = ruleset(Phase("a", "a", lambda ctx: None), lasting=uses)
     table = next(t for t in all_tables(rules) if t.tab in ("Timers", "Decisions", "Decks"))

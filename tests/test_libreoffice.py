@@ -19,9 +19,9 @@ import pytest
 from python_calamine import CalamineWorkbook
 
 from sheetmaster import rules
-from sheetmaster.cli import main
-from sheetmaster.fairness import secret_path
-from sheetmaster.runs import Mode, run_turn
+from sheetmaster.app.cli import main
+from sheetmaster.app.runs import Mode, run_turn
+from sheetmaster.kit.fairness import secret_path
 from sheetmaster.stores.xlsx import XlsxStore
 
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")

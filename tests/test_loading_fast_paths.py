@@ -17,10 +17,10 @@ import pandas as pd
 import pytest
 from toy import LANDS, REALMS
 
-from sheetmaster import entities, schema, values
-from sheetmaster.both_sides import _listed_both_ways, _name_ids, check_row_by_row
-from sheetmaster.builder import table_frame
-from sheetmaster.schema import Column, Kind, Problems, Table
+from sheetmaster.engine.builder import table_frame
+from sheetmaster.kit import entities, schema, values
+from sheetmaster.kit.both_sides import _listed_both_ways, _name_ids, check_row_by_row
+from sheetmaster.kit.schema import Column, Kind, Problems, Table
 
 SPACES = ["", " ", "  ", "\t", "\u00a0", "\u2003", "\x1c"]
 

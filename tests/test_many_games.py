@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from sheetmaster import rules
-from sheetmaster.builder import build_state
-from sheetmaster.cli import main
-from sheetmaster.exits import Exit, UsageError
-from sheetmaster.fairness import SECRET_ENV
-from sheetmaster.games import github_matrix, load_games
+from sheetmaster.app.cli import main
+from sheetmaster.app.exits import Exit, UsageError
+from sheetmaster.app.games import github_matrix, load_games
+from sheetmaster.engine.builder import build_state
+from sheetmaster.kit.fairness import SECRET_ENV
 from sheetmaster.stores.google_auth import JSON_ENV
 from sheetmaster.stores.gsheets_client import ENDPOINT_ENV
 from sheetmaster.stores.xlsx_layout import write_new_workbook

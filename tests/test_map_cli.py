@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from sheetmaster.cli import main
+from sheetmaster.app.cli import main
 
 TEMPLATES = Path(__file__).parent.parent / "templates"
 
@@ -153,7 +153,7 @@ def test_a_map_image_over_the_pixel_budget_is_refused_before_it_is_decoded(
 
 
 def test_the_pixel_budget_counts_pixels_not_bytes(claims: Path, capsys, monkeypatch):
-    from sheetmaster.maps import key_image
+    from sheetmaster.app.maps import key_image
 
     key = claims.parent / "key.png"
     with Image.open(key) as image:

@@ -17,12 +17,13 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from sheetmaster import fairness, rules
-from sheetmaster.commands.maps import map_title
-from sheetmaster.engine import prepare, resolve
-from sheetmaster.maps.render import map_picture
-from sheetmaster.runs import ruleset_of
-from sheetmaster.schema import Kind
+from sheetmaster import rules
+from sheetmaster.app.commands.maps import map_title
+from sheetmaster.app.maps.render import map_picture
+from sheetmaster.app.runs import ruleset_of
+from sheetmaster.engine.turn import prepare, resolve
+from sheetmaster.kit import fairness
+from sheetmaster.kit.schema import Kind
 from sheetmaster.stores.xlsx import XlsxStore
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheetmaster.mapgraph import CANAL, COAST, LAND, PORT, RAIL, SEA, MapGraph
+from sheetmaster.kit.mapgraph import CANAL, COAST, LAND, PORT, RAIL, SEA, MapGraph
 
 
 @dataclass

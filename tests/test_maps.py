@@ -10,18 +10,18 @@ import pytest
 from PIL import Image
 
 from sheetmaster import rules
-from sheetmaster.builder import build_state
-from sheetmaster.engine import prepare
-from sheetmaster.mapgraph import LAND
-from sheetmaster.maps.colours import parse_colour
-from sheetmaster.maps.layout import TooBig, layout
-from sheetmaster.maps.marks import legend
-from sheetmaster.maps.recolour import key_code, paint, province_index
-from sheetmaster.maps.render import NoPicture, map_picture
-from sheetmaster.maps.state import read_map
-from sheetmaster.mapspec import MapSpec, Units
-from sheetmaster.ruleset import Ruleset, RulesetError
-from sheetmaster.schema import Column, Kind, Problems, StateError, Table
+from sheetmaster.app.maps.colours import parse_colour
+from sheetmaster.app.maps.layout import TooBig, layout
+from sheetmaster.app.maps.marks import legend
+from sheetmaster.app.maps.recolour import key_code, paint, province_index
+from sheetmaster.app.maps.render import NoPicture, map_picture
+from sheetmaster.app.maps.state import read_map
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import prepare
+from sheetmaster.kit.mapgraph import LAND
+from sheetmaster.kit.mapspec import MapSpec, Units
+from sheetmaster.kit.ruleset import Ruleset, RulesetError
+from sheetmaster.kit.schema import Column, Kind, Problems, StateError, Table
 from tests import toy
 
 MAP = MapSpec("Lands", owner="owner", links={LAND: "borders"},
@@ -327,7 +327,7 @@ def test_neighbours_are_drawn_closer_than_strangers():
 
 
 def test_a_turn_that_changes_owners_and_units_draws_every_province_where_it_was():
-    from sheetmaster.maps.graph import positions
+    from sheetmaster.app.maps.graph import positions
 
     quiet, _ = read(game())
     busy, _ = read(game(lands(owner={"A": "Stark", "B": "Tully", "C": "Tully"},
@@ -351,7 +351,7 @@ def test_pinned_provinces_stay_where_the_gm_put_them():
 
 
 def test_too_many_unpinned_provinces_are_refused(monkeypatch):
-    monkeypatch.setattr("sheetmaster.maps.layout.MAX_FREE", 10)
+    monkeypatch.setattr("sheetmaster.app.maps.layout.MAX_FREE", 10)
     with pytest.raises(TooBig, match="give a map image, or pin them"):
         layout(NODES, GRID)
     assert len(layout(NODES, GRID, {n: (1.0, i) for i, n in enumerate(NODES)})) == 20

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from sheetmaster.model import Status
-from sheetmaster.order_batch import OrderBatch
-from sheetmaster.order_rows import in_posting_order
+from sheetmaster.engine.order_rows import in_posting_order
+from sheetmaster.kit.model import Status
+from sheetmaster.kit.order_batch import OrderBatch
 
 
 def claims() -> OrderBatch:

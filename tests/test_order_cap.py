@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from sheetmaster.builder import build_state
-from sheetmaster.cli import main
-from sheetmaster.engine import resolve
-from sheetmaster.model import Status
-from sheetmaster.report import TurnGroups, format_results, player_report, player_reports
-from sheetmaster.schema import StateError
+from sheetmaster.app.cli import main
+from sheetmaster.app.report import TurnGroups, format_results, player_report, player_reports
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit.model import Status
+from sheetmaster.kit.schema import StateError
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.stores.xlsx_layout import write_new_workbook
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from sheetmaster.builder import build_state
-from sheetmaster.engine import resolve
-from sheetmaster.model import Status
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit.model import Status
 
 TABLES = {
     "Players": [{"player": "Avalon", "gold": 50, "armies": 0},
@@ -178,7 +178,7 @@ def test_a_special_resource_is_one_resource_whatever_its_case(claims):
                  {"war": "W", "side": "B", "members": "Bretagne"}],
     }
     orders = [{"player": "Avalon", "order": "commit dice", "amount": 1, "war": "W"}]
-    from sheetmaster.dice import ScriptedDice
+    from sheetmaster.kit.dice import ScriptedDice
 
     res = resolve(claims, build_state(claims, tables, orders), dice=ScriptedDice([5]))
     power = res.after.tables["War results"]["power"].tolist()

@@ -15,10 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheetmaster import order_rows, values
-from sheetmaster.builder import build_state
-from sheetmaster.engine import resolve
-from sheetmaster.orders import Field, OrderKind, OrderReader, ParsedOrders
+from sheetmaster.engine import order_rows
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.order_reading import OrderReader, ParsedOrders
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit import values
+from sheetmaster.kit.orders import Field, OrderKind
 from sheetmaster.rules.claims import RULESET as CLAIMS
 from sheetmaster.rules.decades import RULESET as DECADES
 

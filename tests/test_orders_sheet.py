@@ -10,14 +10,14 @@ from __future__ import annotations
 import gspread
 import pytest
 
-from sheetmaster.builder import build_state
-from sheetmaster.cli import main
-from sheetmaster.exits import Exit
-from sheetmaster.fairness import SECRET_ENV, for_sheet, turn_dice
-from sheetmaster.model import Status
-from sheetmaster.report import player_report
+from sheetmaster.app.cli import main
+from sheetmaster.app.exits import Exit
+from sheetmaster.app.report import player_report
+from sheetmaster.app.runs import Mode, run_turn, undo_turn
+from sheetmaster.engine.builder import build_state
+from sheetmaster.kit.fairness import SECRET_ENV, for_sheet, turn_dice
+from sheetmaster.kit.model import Status
 from sheetmaster.rules.claims import RULESET
-from sheetmaster.runs import Mode, run_turn, undo_turn
 from sheetmaster.stores.gsheets import RetryPolicy, SheetsStore
 from sheetmaster.stores.gsheets_batches import WRITE_KEY
 from sheetmaster.stores.gsheets_client import ENDPOINT_ENV
@@ -119,7 +119,7 @@ def marks(server, sid) -> list:
 
 def test_the_orders_live_and_are_resolved_in_the_gms_own_spreadsheet(server):
     sid, private = two_sheets(server)
-    from sheetmaster.report import PRIVATE_ORDERS
+    from sheetmaster.app.report import PRIVATE_ORDERS
 
     reference = one_sheet(server)
     outcome = resolve(server, sid)

@@ -67,7 +67,7 @@ def test_readme_links_are_absolute_and_stay_in_the_repository():
 
 
 def test_the_cli_imports_no_test_machinery():
-    code = ("import sys, sheetmaster.cli; print([m for m in sys.modules "
+    code = ("import sys, sheetmaster.app.cli; print([m for m in sys.modules "
             "if m.startswith(('sheetmaster.testing', 'testkit', 'hypothesis'))])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from sheetmaster.cli import main
+from sheetmaster.app.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from toy import LANDS, ORDER_COLUMNS, ORDER_KINDS, REALMS, UNITS, build_world, ruleset
 
-from sheetmaster.ruleset import Phase, Ruleset, RulesetError
-from sheetmaster.schema import Column, Kind, Table
+from sheetmaster.kit.ruleset import Phase, Ruleset, RulesetError
+from sheetmaster.kit.schema import Column, Kind, Table
 
 
 def nothing(ctx) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from sheetmaster.sealed import PREFIX, is_sealed, sealed_width, unseal
-from sheetmaster.sealed import seal as seal_to
-from sheetmaster.values import BadValue
+from sheetmaster.kit.sealed import PREFIX, is_sealed, sealed_width, unseal
+from sheetmaster.kit.sealed import seal as seal_to
+from sheetmaster.kit.values import BadValue
 
 #: a game's one width: its longest name is 'Industrial Agriculture'
 WIDTH = sealed_width(["War", "Conquest", "Diplomatic Action", "Industrial Agriculture"])

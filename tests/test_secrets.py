@@ -13,13 +13,13 @@ import openpyxl
 import pytest
 
 from sheetmaster import rules
-from sheetmaster.builder import build_state
-from sheetmaster.checking import check
-from sheetmaster.cli import main
-from sheetmaster.engine import resolve
-from sheetmaster.fairness import hidden_key, secret_path, write_secret
-from sheetmaster.model import PRIVATE_REASON, Status
-from sheetmaster.report import GM, player_reports
+from sheetmaster.app.cli import main
+from sheetmaster.app.report import GM, player_reports
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.checking import check
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit.fairness import hidden_key, secret_path, write_secret
+from sheetmaster.kit.model import PRIVATE_REASON, Status
 from sheetmaster.stores.xlsx_layout import write_new_workbook
 
 RULES = rules.get("eighteen_hundred")
@@ -199,7 +199,7 @@ def test_a_ninjas_deed_does_not_name_its_hirer_in_the_shared_sheet():
 
 def test_sealed_values_of_a_game_are_all_as_long_whatever_they_hold():
     """Point 7: a token's length tells nothing of the name sealed in it."""
-    from sheetmaster.sealed import seal, sealed_width, unseal
+    from sheetmaster.kit.sealed import seal, sealed_width, unseal
 
     names = ["Tax", "The Extraordinarily Long Reform of the Realm's Provinces"]
     width = sealed_width(names)
@@ -215,8 +215,8 @@ OLD_TOKEN = "sealed:gVZ_WxIWeYFfQv_Fj8ahwqHhbmh3bPgZ_jtkmA5Q-tyFqzN49cnafgsaY3wJ
 
 
 def test_tokens_sealed_before_open_and_are_sealed_again_as_long_as_the_rest():
-    from sheetmaster.fairness import EXAMPLE_SECRET
-    from sheetmaster.sealed import unseal
+    from sheetmaster.kit.fairness import EXAMPLE_SECRET
+    from sheetmaster.kit.sealed import unseal
 
     assert unseal(hidden_key(EXAMPLE_SECRET), OLD_TOKEN, "France / admin / A1") == OTHER
     state = hand_game(OTHER, [])

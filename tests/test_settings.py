@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from toy import play, ruleset, traces
 
-from sheetmaster.model import Status
-from sheetmaster.ruleset import Phase, RulesetError
-from sheetmaster.schema import Column, Kind, StateError, Table
-from sheetmaster.settings import Setting
+from sheetmaster.kit.model import Status
+from sheetmaster.kit.ruleset import Phase, RulesetError
+from sheetmaster.kit.schema import Column, Kind, StateError, Table
+from sheetmaster.kit.settings import Setting
 
 TOLL = Setting("toll", "coins a unit pays to cross a border (the rules name no price)",
                Kind.DECIMAL)

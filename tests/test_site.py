@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from sheetmaster import rules
-from sheetmaster.builder import build_state
-from sheetmaster.cli import main
-from sheetmaster.fairness import read_secret
-from sheetmaster.report import player_report
-from sheetmaster.runs import Mode, run_turn
-from sheetmaster.site import sheet_record, workbook_record
-from sheetmaster.site.pages import ASSETS, CHART_JS, CHART_JS_SHA256, CHART_JS_VERSION
+from sheetmaster.app.cli import main
+from sheetmaster.app.report import player_report
+from sheetmaster.app.runs import Mode, run_turn
+from sheetmaster.app.site import sheet_record, workbook_record
+from sheetmaster.app.site.pages import ASSETS, CHART_JS, CHART_JS_SHA256, CHART_JS_VERSION
+from sheetmaster.engine.builder import build_state
+from sheetmaster.kit.fairness import read_secret
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.stores.xlsx_layout import write_new_workbook
 from tests.site_games import expected_series, kept_workbooks, played, site_args
@@ -109,13 +109,13 @@ def test_the_charts_hold_each_players_numbers_after_each_turn(games, name):
 
 
 def _charts(data: dict) -> list[dict]:
-    from sheetmaster.site.pages import charts
+    from sheetmaster.app.site.pages import charts
 
     return charts(data)
 
 
 def test_what_each_ruleset_charts_comes_from_its_declarations():
-    from sheetmaster.site.numbers import measures
+    from sheetmaster.app.site.numbers import measures
 
     titles = {name: [m.title for m in measures(rules.get(name))] for name in RULESETS}
     assert titles == {
@@ -132,7 +132,7 @@ def test_a_report_rebuilt_from_the_log_is_the_one_the_turn_wrote(games, name):
     """With the game before and after the turn at hand, the report rebuilt from the Log and
     order rows is the resolve's own, byte for byte (decades' and 1800's numbers read back
     from a workbook print otherwise: 0 as 0.0)."""
-    from sheetmaster.site.logged import logged_report
+    from sheetmaster.app.site.logged import logged_report
 
     game = games[name]
     record = workbook_record(game)
@@ -345,13 +345,13 @@ def test_a_google_sheet_site_keeps_the_turns_it_saw(tmp_path, monkeypatch):
 
 
 def _sheet_store(sid: str):
-    from sheetmaster.commands.options import sheet_store
+    from sheetmaster.app.commands.options import sheet_store
 
     return sheet_store(sid)
 
 
 def test_the_vendored_chart_library_is_the_pinned_release():
-    assets = Path(__file__).resolve().parents[1] / "sheetmaster" / "site" / "assets"
+    assets = Path(__file__).resolve().parents[1] / "sheetmaster" / "app" / "site" / "assets"
     library = (assets / CHART_JS).read_bytes()
     assert hashlib.sha256(library).hexdigest() == CHART_JS_SHA256
     assert f"Chart.js v{CHART_JS_VERSION}".encode() in library[:200]

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from sheetmaster import rules
-from sheetmaster.cli import main
+from sheetmaster.app.cli import main
 from tests.site_games import expected_series, kept_workbooks, played, site_args
 
 CHROMIUM = os.environ.get("SHEETMASTER_CHROMIUM") or next(

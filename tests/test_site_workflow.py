@@ -12,7 +12,7 @@ import sys
 import pytest
 import yaml
 
-from sheetmaster.cli import main
+from sheetmaster.app.cli import main
 from tests.site_games import played
 from tests.test_workflows import RESOLVE, load, run_step_script
 

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from sheetmaster.engine import all_tables
-from sheetmaster.model import GameState, TurnResult
-from sheetmaster.schema import Problems, validate_table
+from sheetmaster.kit.model import GameState, TurnResult
+from sheetmaster.kit.schema import Problems, validate_table
+from sheetmaster.kit.tabs import all_tables
+from sheetmaster.kit.values import is_blank
 from sheetmaster.stores.gsheets import RetryPolicy, SheetsStore
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.stores.xlsx_layout import write_new_workbook
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.golden import case_paths, load_case, run_case
-from sheetmaster.values import is_blank
 
 CASES = case_paths(Path(__file__).parent / "golden")
 #: every case goes through both stores in the long run; the default run takes one case in

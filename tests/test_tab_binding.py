@@ -13,12 +13,12 @@ import gspread
 import openpyxl
 import pytest
 
-from sheetmaster.builder import build_state
-from sheetmaster.cli import main
-from sheetmaster.exits import Exit
-from sheetmaster.fairness import SECRET_ENV, for_sheet, turn_dice
+from sheetmaster.app.cli import main
+from sheetmaster.app.exits import Exit
+from sheetmaster.app.runs import Mode, run_turn
+from sheetmaster.engine.builder import build_state
+from sheetmaster.kit.fairness import SECRET_ENV, for_sheet, turn_dice
 from sheetmaster.rules.claims import RULESET
-from sheetmaster.runs import Mode, run_turn
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets import RetryPolicy, SheetsStore
 from sheetmaster.stores.gsheets_client import ENDPOINT_ENV
@@ -274,8 +274,8 @@ def test_an_editor_init_did_not_make_stops_the_run(server):
 
 
 def test_fake_sheets_serve_from_a_workbook_binds_the_game(tmp_path):
-    from sheetmaster.commands.fake_sheets import _recommit
-    from sheetmaster.fairness import EXAMPLE_SECRET
+    from sheetmaster.kit.fairness import EXAMPLE_SECRET
+    from sheetmaster.testing.commands.fake_sheets import _recommit
     from sheetmaster.testing.fakesheets.upload import upload_workbook
 
     assert main(["new", "claims", str(tmp_path / "g.xlsx"), "--example", "-q"]) == Exit.OK

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from sheetmaster import rules
-from sheetmaster.cli import main
+from sheetmaster.app.cli import main
 from sheetmaster.stores.xlsx import XlsxStore
 
 TEMPLATES = Path(__file__).parent.parent / "templates"

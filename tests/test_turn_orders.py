@@ -7,17 +7,17 @@ from __future__ import annotations
 import pytest
 from toy import play, recorder, ruleset, traces
 
-from sheetmaster.model import Status
-from sheetmaster.rules.common import land_moves as lm
-from sheetmaster.ruleset import Phase
-from sheetmaster.settings import Setting
-from sheetmaster.turn_order import (
+from sheetmaster.kit.model import Status
+from sheetmaster.kit.ruleset import Phase
+from sheetmaster.kit.settings import Setting
+from sheetmaster.kit.turn_order import (
     POSTING_ORDER,
     SIMULTANEOUS,
     SeatOrder,
     from_dealers_left,
     round_robin,
 )
+from sheetmaster.rules.common import land_moves as lm
 
 ORDERS = [{"player": "Tully", "order": "pay", "amount": 1},
           {"player": "Arryn", "order": "pay", "amount": 2},

@@ -10,16 +10,16 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from sheetmaster.builder import build_state
-from sheetmaster.cli import main
-from sheetmaster.dice import PracticeDice
-from sheetmaster.engine import resolve
-from sheetmaster.exits import Exit
-from sheetmaster.fairness import SECRET_ENV
-from sheetmaster.model import Status
-from sheetmaster.report import player_report
+from sheetmaster.app.cli import main
+from sheetmaster.app.exits import Exit
+from sheetmaster.app.report import player_report
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit.dice import PracticeDice
+from sheetmaster.kit.fairness import SECRET_ENV
+from sheetmaster.kit.model import Status
+from sheetmaster.kit.schema import StateError
 from sheetmaster.rules.claims import RULESET as CLAIMS
-from sheetmaster.schema import StateError
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.upload import upload_state
 

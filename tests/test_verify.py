@@ -19,13 +19,14 @@ import openpyxl
 import pytest
 
 from sheetmaster import rules
-from sheetmaster.cli import main
-from sheetmaster.engine import resolve
-from sheetmaster.exits import Exit
-from sheetmaster.fairness import SECRET_ENV, read_secret, secret_path, turn_dice
-from sheetmaster.runs import Mode, game_settings, ruleset_of, run_turn
+from sheetmaster.app.cli import main
+from sheetmaster.app.exits import Exit
+from sheetmaster.app.runs import Mode, ruleset_of, run_turn
+from sheetmaster.app.verify import same_cell, verify_turn
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit.fairness import SECRET_ENV, read_secret, secret_path, turn_dice
+from sheetmaster.kit.tabs import game_settings
 from sheetmaster.stores.xlsx import XlsxStore, backup_path
-from sheetmaster.verify import same_cell, verify_turn
 
 
 @pytest.fixture(autouse=True)

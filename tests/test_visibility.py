@@ -9,14 +9,14 @@ from operator import attrgetter
 
 from toy import play, ruleset
 
-from sheetmaster.builder import build_state
-from sheetmaster.dice import ScriptedDice
-from sheetmaster.engine import resolve
-from sheetmaster.model import GM_ONLY, PRIVATE, PRIVATE_REASON, Status
-from sheetmaster.orders import Field, OrderKind
-from sheetmaster.report import GM, player_report, player_reports
+from sheetmaster.app.report import GM, player_report, player_reports
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit.dice import ScriptedDice
+from sheetmaster.kit.model import GM_ONLY, PRIVATE, PRIVATE_REASON, Status
+from sheetmaster.kit.orders import Field, OrderKind
+from sheetmaster.kit.ruleset import Lines, Phase
 from sheetmaster.rules import get
-from sheetmaster.ruleset import Lines, Phase
 
 SPY = OrderKind("spy", (Field("amount", count=True),), secret=True)
 
@@ -330,7 +330,7 @@ def test_a_clans_ninja_is_secret_from_the_other_clans():
 
 
 def test_report_dir_writes_each_clans_own_report_and_the_gms(tmp_path, capsys):
-    from sheetmaster.cli import main
+    from sheetmaster.app.cli import main
 
     game, reports = tmp_path / "clans.xlsx", tmp_path / "reports"
     assert main(["new", "clans", str(game), "--example"]) == 0
@@ -348,8 +348,8 @@ def test_report_dir_writes_each_clans_own_report_and_the_gms(tmp_path, capsys):
 
 def test_a_resolve_groups_the_turn_once_for_all_its_reports(tmp_path, monkeypatch):
     """The public report and every player's own come from one grouping of the turn."""
-    from sheetmaster import report
-    from sheetmaster.cli import main
+    from sheetmaster.app import report
+    from sheetmaster.app.cli import main
 
     made = []
     grouped = report.TurnGroups.__init__
@@ -370,7 +370,7 @@ def test_a_dry_run_before_the_deadline_uses_practice_dice(tmp_path, capsys):
 
     from test_cli import set_game
 
-    from sheetmaster.cli import main
+    from sheetmaster.app.cli import main
 
     game = tmp_path / "claims.xlsx"
     assert main(["new", "claims", str(game), "--example"]) == 0
@@ -417,7 +417,7 @@ def secret_cards_rules():
 
 
 def test_notes_tell_each_player_alone_what_they_hold():
-    from sheetmaster.checking import check
+    from sheetmaster.engine.checking import check
 
     rules = secret_cards_rules()
     orders = [{"player": "Stark", "order": "pay", "amount": 1}]

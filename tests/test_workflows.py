@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sheetmaster.delivery.webhooks import PLAYERS_ENV, PUBLIC_ENV
-from sheetmaster.gamerepo import WORKFLOW
+from sheetmaster.app.delivery.webhooks import PLAYERS_ENV, PUBLIC_ENV
+from sheetmaster.app.gamerepo import WORKFLOW
 from sheetmaster.stores.google_auth import JSON_ENV
 from tests.test_game_repo import example_games_toml, example_repo
 
@@ -261,7 +261,7 @@ FAKE_SHEETMASTER = """\
 #!{python}
 import json, sys
 sys.path.insert(0, {root!r})
-from sheetmaster.cli import build_parser
+from sheetmaster.app.cli import build_parser
 args = build_parser().parse_args(sys.argv[1:])
 print(json.dumps({{"command": args.command, "all": args.all, "game": args.game,
                   "dry_run": args.dry_run, "report": args.report, "argv": sys.argv[1:]}}))

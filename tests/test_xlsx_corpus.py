@@ -16,9 +16,9 @@ import pytest
 from openpyxl.utils.cell import get_column_letter
 from python_calamine import CalamineWorkbook
 
-from sheetmaster.engine import all_tables
-from sheetmaster.report import column_changes
-from sheetmaster.runs import Mode, run_turn, undo_turn
+from sheetmaster.app.runs import Mode, run_turn, undo_turn
+from sheetmaster.kit.changes import column_changes
+from sheetmaster.kit.tabs import all_tables
 from sheetmaster.stores.xlsx import XlsxStore
 
 CORPUS = Path(__file__).parent / "corpus"

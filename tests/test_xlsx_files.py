@@ -20,9 +20,9 @@ import openpyxl
 import pytest
 from python_calamine import CalamineWorkbook
 
-from sheetmaster.cli import main
-from sheetmaster.exits import Exit
-from sheetmaster.fairness import secret_path
+from sheetmaster.app.cli import main
+from sheetmaster.app.exits import Exit
+from sheetmaster.kit.fairness import secret_path
 from sheetmaster.stores import xlsx_files
 from sheetmaster.stores.xlsx import XlsxStore
 
@@ -321,7 +321,7 @@ def _resolve_within(game: Path, memory_gib: float) -> subprocess.CompletedProces
         import resource, sys
         cap = int({memory_gib} * 2**30)
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-        from sheetmaster.cli import main
+        from sheetmaster.app.cli import main
         sys.exit(main(["resolve", {str(game)!r}, "-q", "--force"]))
     """)
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -12,7 +12,7 @@ from openpyxl.comments import Comment
 from openpyxl.styles import PatternFill
 from python_calamine import CalamineWorkbook
 
-from sheetmaster.engine import resolve
+from sheetmaster.engine.turn import resolve
 from sheetmaster.stores import xlsx as xlsx_store
 from sheetmaster.stores import xlsx_write
 from sheetmaster.stores.base import StoreError
@@ -158,7 +158,7 @@ def test_stale_lock_of_a_dead_process_is_taken_over(example_book):
 
 
 def test_undo_restores_the_pre_turn_workbook(claims, example_book):
-    from sheetmaster.runs import undo_turn
+    from sheetmaster.app.runs import undo_turn
 
     before = digest(example_book)
     resolve_file(claims, example_book)
@@ -171,7 +171,7 @@ def test_undo_restores_the_pre_turn_workbook(claims, example_book):
 def test_no_lock_file_is_left_beside_the_workbook_after_a_run(tmp_path):
     """The lock file is there while a run holds it, and gone once the run ends; the lock
     still keeps a second run out (test_lock_keeps_a_second_run_out)."""
-    from sheetmaster.cli import main
+    from sheetmaster.app.cli import main
 
     game = tmp_path / "g.xlsx"
     assert main(["new", "claims", str(game), "--example", "-q"]) == 0
@@ -188,7 +188,7 @@ def test_no_lock_file_is_left_beside_the_workbook_after_a_run(tmp_path):
 
 @pytest.mark.parametrize("content", [b"player,order\nAvalon,claim\n", b"", b"PK\x03\x04 cut"])
 def test_a_file_that_is_not_a_workbook_gets_no_lock(tmp_path, content):
-    from sheetmaster.cli import main
+    from sheetmaster.app.cli import main
 
     notes = tmp_path / "notes.csv"
     notes.write_bytes(content)

@@ -12,14 +12,14 @@ from typing import Any
 
 import pandas as pd
 
-from sheetmaster import values
-from sheetmaster.builder import build_state
-from sheetmaster.engine import resolve
-from sheetmaster.entities import write_rows
-from sheetmaster.model import GameState, TurnResult
-from sheetmaster.orders import Field, OrderKind
-from sheetmaster.ruleset import Phase, Ruleset
-from sheetmaster.schema import Column, Kind, Table
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit import values
+from sheetmaster.kit.entities import write_rows
+from sheetmaster.kit.model import GameState, TurnResult
+from sheetmaster.kit.orders import Field, OrderKind
+from sheetmaster.kit.ruleset import Phase, Ruleset
+from sheetmaster.kit.schema import Column, Kind, Table
 
 
 @dataclass(slots=True)

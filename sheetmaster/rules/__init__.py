@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib.metadata import entry_points
 
-from sheetmaster.ruleset import Ruleset
+from sheetmaster.kit import Ruleset
 
 from .claims import RULESET as CLAIMS
 from .clans import RULESET as CLANS

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from sheetmaster.model import GameState, TurnResult
-from sheetmaster.ruleset import Ruleset
+from sheetmaster.kit.model import GameState, TurnResult
+from sheetmaster.kit.ruleset import Ruleset
 
 
 class StoreError(Exception):

@@ -36,15 +36,15 @@ from typing import Any
 
 from gspread.urls import SPREADSHEETS_API_V4_BASE_URL
 
-from sheetmaster import values
-from sheetmaster.engine import all_tables
-from sheetmaster.model import GameState, TurnResult
-from sheetmaster.report import cell_changes
-from sheetmaster.ruleset import Ruleset
+from sheetmaster.kit import values
+from sheetmaster.kit.changes import cell_changes
+from sheetmaster.kit.model import GameState, TurnResult
+from sheetmaster.kit.ruleset import Ruleset
+from sheetmaster.kit.tabs import GAME_TAB, ORDERS_TAB, all_tables
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import service_account_email
 from sheetmaster.stores.gsheets_batches import MAX_PAYLOAD
-from sheetmaster.stores.gsheets_binding import Binding, TabBinding
+from sheetmaster.stores.gsheets_binding import TAB_FIELDS, Binding, TabBinding
 from sheetmaster.stores.gsheets_cells import (
     cell_requests,
     cell_value,
@@ -66,15 +66,9 @@ from sheetmaster.stores.gsheets_undo import (
     snapshot_rows,
 )
 from sheetmaster.stores.xlsx import read_sheet_rows
-from sheetmaster.tabs import GAME_TAB, ORDERS_TAB
 
 __all__ = ["ADDED_ROWS", "LOCK_KEY", "RETRY_STATUS", "RetryPolicy", "SheetsStore", "UNDO_HEADER",
            "UNDO_TAB", "cell_value"]
-
-#: what a run asks of the spreadsheet before reading it (without the lock's batchUpdate).
-TAB_FIELDS = ("properties.timeZone,sheets.properties,sheets.protectedRanges,"
-              "developerMetadata")
-
 
 @dataclass
 class Tab:

@@ -25,13 +25,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheetmaster.fairness import derived_key, sign
+from sheetmaster.kit.fairness import derived_key, sign
+from sheetmaster.kit.tabs import check_tab_names
 from sheetmaster.stores.base import StoreError
-from sheetmaster.tabs import check_tab_names
 
 #: the developer metadata key of the record.
 BIND_KEY = "sheetmaster-tabs"
 _VERSION = "v1"
+
+#: what a run asks of the spreadsheet before reading it (without the lock's batchUpdate).
+TAB_FIELDS = ("properties.timeZone,sheets.properties,sheets.protectedRanges,"
+              "developerMetadata")
+
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheetmaster import values
+from sheetmaster.kit import values
 
 
 def protect_request(sheet_id: int, title: str, editors: list[str]) -> dict[str, Any]:

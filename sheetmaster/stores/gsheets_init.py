@@ -26,16 +26,30 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheetmaster import values
-from sheetmaster.engine import DICE_COMMITMENT, all_tables, game_settings
-from sheetmaster.fairness import DiceSecretError, turn_dice
-from sheetmaster.orders import PLAYER, REASON, RESULT, TURN
-from sheetmaster.ruleset import Ruleset, player_name_columns
-from sheetmaster.schema import Table
+from sheetmaster.kit import values
+from sheetmaster.kit.fairness import DiceSecretError, turn_dice
+from sheetmaster.kit.orders import PLAYER, REASON, RESULT, TURN
+from sheetmaster.kit.ruleset import Ruleset, player_name_columns
+from sheetmaster.kit.schema import Table
+from sheetmaster.kit.tabs import (
+    DICE_COMMITMENT,
+    GAME_TAB,
+    GM_ORDERS_TAB,
+    ORDERS_SHEET,
+    ORDERS_SHEET_HELP,
+    ORDERS_TAB,
+    SETTINGS,
+    all_tables,
+    calendar_settings,
+    check_tab_names,
+    near_tab,
+    orders_table,
+)
 from sheetmaster.stores.base import StoreError
-from sheetmaster.stores.gsheets import TAB_FIELDS, SheetsStore, Tab, cell_value
+from sheetmaster.stores.gsheets import SheetsStore, Tab, cell_value
 from sheetmaster.stores.gsheets_binding import (
     BIND_KEY,
+    TAB_FIELDS,
     Binding,
     Bound,
     is_tab_protection,
@@ -44,17 +58,6 @@ from sheetmaster.stores.gsheets_binding import (
 )
 from sheetmaster.stores.gsheets_cells import delete_metadata, protect_request
 from sheetmaster.stores.gsheets_undo import UNDO_HEADER, UNDO_TAB
-from sheetmaster.tabs import (
-    GAME_TAB,
-    GM_ORDERS_TAB,
-    ORDERS_SHEET,
-    ORDERS_SHEET_HELP,
-    ORDERS_TAB,
-    SETTINGS,
-    check_tab_names,
-    near_tab,
-    orders_table,
-)
 
 HOWTO_TAB = "How to write orders"
 ORDER_ROWS = 5000
@@ -310,7 +313,7 @@ def _game_rows(ruleset: Ruleset, time_zone: str, form_tab: str | None, secret: s
     chosen = {"ruleset": ruleset.name, "turn": first, "timezone": time_zone,
               "orders tab": form_tab or "", DICE_COMMITMENT: turn_dice(secret, first).commitment}
     settings = {**SETTINGS, **ruleset.setting_rows()}
-    chosen.update(game_settings(ruleset, first, {key: default for key, (default, _)
+    chosen.update(calendar_settings(ruleset, first, {key: default for key, (default, _)
                                              in settings.items()}))
     rows = [[key, chosen.get(key, default), help_text]
             for key, (default, help_text) in settings.items()]

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import Any
 
-from sheetmaster.fairness import derived_key, sign
+from sheetmaster.kit.fairness import derived_key, sign
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets_cells import delete_metadata
 from sheetmaster.stores.gsheets_retry import RetryPolicy

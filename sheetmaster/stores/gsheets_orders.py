@@ -30,8 +30,9 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from sheetmaster.model import GameState, TurnResult
-from sheetmaster.ruleset import Ruleset
+from sheetmaster.kit.model import GameState, TurnResult
+from sheetmaster.kit.ruleset import Ruleset
+from sheetmaster.kit.tabs import ORDERS_SHEET, ORDERS_TAB
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets_batches import (
     batches,
@@ -39,11 +40,10 @@ from sheetmaster.stores.gsheets_batches import (
     payload_size,
     write_marker,
 )
-from sheetmaster.stores.gsheets_binding import is_tab_protection
+from sheetmaster.stores.gsheets_binding import TAB_FIELDS, is_tab_protection
 from sheetmaster.stores.gsheets_cells import cell_requests
 from sheetmaster.stores.gsheets_split import RESOLVE, UNDO, Mark
 from sheetmaster.stores.gsheets_undo import UNDO_TAB, read_snapshot
-from sheetmaster.tabs import ORDERS_SHEET, ORDERS_TAB
 
 if TYPE_CHECKING:
     from sheetmaster.stores.gsheets import SheetsStore
@@ -63,8 +63,7 @@ class OrdersSheet:
     def with_orders_sheet(self: Any, state: GameState) -> GameState:
         """The game with its orders tab read from the orders spreadsheet, if the Game tab
         names one; a tab of verified e-mails players may edit stops the run."""
-        from sheetmaster.engine import raw_setting
-        from sheetmaster.runs import game_settings
+        from sheetmaster.kit.tabs import game_settings, raw_setting
 
         wanted = raw_setting(state, "orders tab") or ORDERS_TAB
         sheet = raw_setting(state, ORDERS_SHEET)
@@ -89,7 +88,6 @@ class OrdersSheet:
     def open_orders(self: Any, wanted: str, turn: int) -> dict[str, Any]:
         """(On the orders spreadsheet's store) its tabs, checked and read; what a run that
         stopped part way left is put right first (``turn``: the game's)."""
-        from sheetmaster.stores.gsheets import TAB_FIELDS
 
         try:
             book = self.retry.call("reading the orders spreadsheet", lambda:

@@ -27,9 +27,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from sheetmaster.fairness import DiceSecretError, derived_key, sign
-from sheetmaster.model import GameState
-from sheetmaster.runs import game_settings
+from sheetmaster.kit.fairness import DiceSecretError, derived_key, sign
+from sheetmaster.kit.model import GameState
+from sheetmaster.kit.tabs import GAME_TAB, game_settings
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets_batches import (
     WRITE_KEY,
@@ -40,7 +40,6 @@ from sheetmaster.stores.gsheets_batches import (
 )
 from sheetmaster.stores.gsheets_cells import cell_requests
 from sheetmaster.stores.gsheets_undo import UNDO_TAB, read_snapshot, snapshot_digest
-from sheetmaster.tabs import GAME_TAB
 
 Cells = dict[tuple[int, int], dict[int, Any]]
 RESOLVE, UNDO = "resolve", "undo"

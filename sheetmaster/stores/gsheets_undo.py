@@ -18,8 +18,8 @@ from typing import Any
 
 import pandas as pd
 
-from sheetmaster import values
-from sheetmaster.fairness import DiceSecretError, derived_key, sign
+from sheetmaster.kit import values
+from sheetmaster.kit.fairness import DiceSecretError, derived_key, sign
 from sheetmaster.stores.base import StoreError
 
 UNDO_TAB = "sheetmaster undo"

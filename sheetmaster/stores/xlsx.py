@@ -18,11 +18,11 @@ from typing import Any
 
 import pandas as pd
 
-from sheetmaster import values
-from sheetmaster.engine import all_tables
-from sheetmaster.model import GameState, TurnResult
-from sheetmaster.report import column_changes
-from sheetmaster.ruleset import Ruleset
+from sheetmaster.kit import values
+from sheetmaster.kit.changes import column_changes
+from sheetmaster.kit.model import GameState, TurnResult
+from sheetmaster.kit.ruleset import Ruleset
+from sheetmaster.kit.tabs import all_tables
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.xlsx_files import (
     backup_path,

@@ -20,7 +20,7 @@ import numpy as np
 from openpyxl.formula.translate import Translator
 from openpyxl.utils.cell import column_index_from_string
 
-from sheetmaster import values
+from sheetmaster.kit import values
 
 #: ``<c ...>...</c>`` or ``<c .../>``, with any namespace prefix. A cell's attributes never
 #: hold '>' and its content never holds another cell, so a lazy match finds its end.

@@ -18,13 +18,12 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from sheetmaster import values
-from sheetmaster.engine import all_tables
-from sheetmaster.model import GameState
-from sheetmaster.ruleset import Ruleset, player_name_columns
-from sheetmaster.schema import Table
+from sheetmaster.kit import values
+from sheetmaster.kit.model import GameState
+from sheetmaster.kit.ruleset import Ruleset, player_name_columns
+from sheetmaster.kit.schema import Table
+from sheetmaster.kit.tabs import ORDERS_TAB, all_tables
 from sheetmaster.stores.xlsx_files import file_mode, replace_atomically, temp_beside
-from sheetmaster.tabs import ORDERS_TAB
 
 HOWTO_TAB = "How to write orders"
 _HEADER_FILL = PatternFill("solid", fgColor="DDE7F0")

@@ -21,8 +21,8 @@ from typing import Any
 
 from openpyxl.utils.cell import range_boundaries
 
-from sheetmaster import values
-from sheetmaster.report import ColumnChanges
+from sheetmaster.kit import values
+from sheetmaster.kit.changes import ColumnChanges
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.xlsx_cells import attrs, has_formula
 from sheetmaster.stores.xlsx_package import Package, SharedStrings, header_names

@@ -33,15 +33,16 @@ from typing import Any
 
 import yaml
 
-from sheetmaster import rules, values
-from sheetmaster.builder import build_state
-from sheetmaster.dice import ScriptedDice
-from sheetmaster.engine import all_tables, resolve
-from sheetmaster.lasting import lasting_tables
-from sheetmaster.model import GameState, TurnResult
-from sheetmaster.report import cell_changes
-from sheetmaster.schema import StateError
-from sheetmaster.tabs import GAME, GM_ORDERS_TAB, orders_table
+from sheetmaster import rules
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit import values
+from sheetmaster.kit.changes import cell_changes
+from sheetmaster.kit.dice import ScriptedDice
+from sheetmaster.kit.lasting import lasting_tables
+from sheetmaster.kit.model import GameState, TurnResult
+from sheetmaster.kit.schema import StateError
+from sheetmaster.kit.tabs import GAME, GM_ORDERS_TAB, all_tables, orders_table
 
 REQUIRED = ("rule", "tables", "expect")
 #: the dice secret of every golden case (public: a test's).
@@ -225,7 +226,7 @@ def capture_case(ruleset, state, rule: str, *, seed: int | None = None,
 
     The GM checks the outcome by the rules, quotes the rule, and drops it in tests/golden/.
     """
-    from sheetmaster.engine import prepare
+    from sheetmaster.engine.turn import prepare
 
     prepared = prepare(ruleset, state, secret)
     result = resolve(ruleset, state, seed=seed, secret=secret)

@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 
-from sheetmaster.maps.colours import RGB
-from sheetmaster.maps.marks import font
+from sheetmaster.app.maps.colours import RGB
+from sheetmaster.app.maps.marks import font
 
 SEA: RGB = (158, 196, 222)
 BORDER: RGB = (52, 48, 44)
@@ -122,11 +122,11 @@ def example_key_image(ruleset_name: str) -> Image.Image:
     """The key image of a shipped example game: its provinces where the map picture without
     an image draws them (its pins, or the layout), in the key colours its tab gives."""
     from sheetmaster import rules
-    from sheetmaster.builder import build_state
-    from sheetmaster.engine import prepare
-    from sheetmaster.maps.graph import positions
-    from sheetmaster.maps.state import read_map
-    from sheetmaster.schema import Problems
+    from sheetmaster.app.maps.graph import positions
+    from sheetmaster.app.maps.state import read_map
+    from sheetmaster.engine.builder import build_state
+    from sheetmaster.engine.turn import prepare
+    from sheetmaster.kit.schema import Problems
 
     ruleset = rules.get(ruleset_name)
     tables, orders, settings = ruleset.example()  # type: ignore[misc]

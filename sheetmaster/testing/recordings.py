@@ -37,7 +37,7 @@ def cells(path: Path) -> Iterator[tuple[str, list[str]]]:
 def turns_of(name: str, turns: int = TURNS) -> Iterator[dict[tuple[str, int], list[str]]]:
     """The new example (turn 0), then the game after each resolved turn: every row's cells
     by (tab, row number)."""
-    from sheetmaster.cli import main
+    from sheetmaster.app.cli import main
 
     with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stdout(io.StringIO()), \
             contextlib.redirect_stderr(io.StringIO()):

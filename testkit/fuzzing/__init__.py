@@ -5,7 +5,7 @@ Two halves:
 * **Order rows.** A game is generated (players, territories with borders...), then turn after
   turn a batch of order rows mixing valid and malformed cells is appended to its Orders tab
   and the turn is resolved. The resolved turn is written back the way a store writes it (only
-  the cells :func:`~sheetmaster.report.cell_changes` lists) and the next turn is played on that.
+  the cells :func:`~sheetmaster.app.report.cell_changes` lists) and the next turn is played on that.
   After every turn :func:`turn_violations` checks what must always hold, for any ruleset: no
   exception, one result for every order row that needs one and none for the others, the turn
   counter + 1, no cell outside sheetmaster's columns changed, rejected rows changing nothing by

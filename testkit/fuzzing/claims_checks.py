@@ -8,9 +8,9 @@ import re
 from collections import Counter
 from typing import Any
 
-from sheetmaster import values
-from sheetmaster.model import TurnResult
-from sheetmaster.orders import ORDER, PLAYER
+from sheetmaster.kit import values
+from sheetmaster.kit.model import TurnResult
+from sheetmaster.kit.orders import ORDER, PLAYER
 from testkit.fuzzing.choosers import Chooser
 from testkit.fuzzing.damage import DAMAGES, Damage
 from testkit.fuzzing.games import GAMES, GameSpec

@@ -8,8 +8,8 @@ the way a claims row is, and the fuzzer keeps every kind when it checks inertnes
 
 from __future__ import annotations
 
-from sheetmaster import values
-from sheetmaster.model import Status, TurnResult
+from sheetmaster.kit import values
+from sheetmaster.kit.model import Status, TurnResult
 from sheetmaster.rules.clans.orders import ORDER_KINDS
 
 #: every clans order kind: see the module's docstring.

@@ -16,14 +16,14 @@ from typing import Any
 
 import pandas as pd
 
-from sheetmaster import values
-from sheetmaster.engine import _orders_tab, all_tables, find_tab, prepare, resolve
-from sheetmaster.fairness import secret_path, write_secret
-from sheetmaster.model import GameState, TurnResult
-from sheetmaster.ruleset import Ruleset
-from sheetmaster.schema import Kind, StateError
+from sheetmaster.engine.turn import _orders_tab, find_tab, prepare, resolve
+from sheetmaster.kit import values
+from sheetmaster.kit.fairness import secret_path, write_secret
+from sheetmaster.kit.model import GameState, TurnResult
+from sheetmaster.kit.ruleset import Ruleset
+from sheetmaster.kit.schema import Kind, StateError
+from sheetmaster.kit.tabs import GAME_TAB, ORDERS_TAB, all_tables
 from sheetmaster.stores.base import StoreError
-from sheetmaster.tabs import GAME_TAB, ORDERS_TAB
 from testkit.fuzzing.games import SECRET
 
 # -- damaged states ---------------------------------------------------------------------------
@@ -210,7 +210,7 @@ def refusal_problem(ruleset: Ruleset, raw: GameState, damage: Damage) -> str:
     else:
         return f"{damage.what}: resolved anyway"
     store = _MemoryStore(state)
-    from sheetmaster.runs import Mode, run_turn
+    from sheetmaster.app.runs import Mode, run_turn
 
     try:
         run_turn(store, Mode.RESOLVE, force=True, secret=SECRET)
@@ -303,7 +303,7 @@ def workbook_refusal_problem(ruleset: Ruleset, raw: GameState, damage: Damage,
     nothing.)"""
     import io
 
-    from sheetmaster.cli import main
+    from sheetmaster.app.cli import main
     from sheetmaster.stores.xlsx_files import is_locked, lock_path
     from sheetmaster.stores.xlsx_layout import write_new_workbook
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from sheetmaster import values
-from sheetmaster.model import TurnResult
-from sheetmaster.orders import ORDER, PLAYER
+from sheetmaster.kit import values
+from sheetmaster.kit.model import TurnResult
+from sheetmaster.kit.orders import ORDER, PLAYER
 from sheetmaster.rules.decades.example import GOVERNMENTS, TECHNOLOGIES
 from testkit.fuzzing.choosers import Chooser
 from testkit.fuzzing.damage import DAMAGES, Damage

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from sheetmaster import values
-from sheetmaster.model import TurnResult
-from sheetmaster.orders import ORDER, PLAYER
+from sheetmaster.kit import values
+from sheetmaster.kit.model import TurnResult
+from sheetmaster.kit.orders import ORDER, PLAYER
 from sheetmaster.rules.eighteen_hundred.example_cards import CATALOGUE
 from sheetmaster.rules.eighteen_hundred.tables import CAPS
 from testkit.fuzzing.choosers import Chooser

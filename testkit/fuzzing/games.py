@@ -11,10 +11,10 @@ from typing import Any
 
 import pandas as pd
 
-from sheetmaster.builder import build_state
-from sheetmaster.model import GameState
-from sheetmaster.ruleset import Ruleset
-from sheetmaster.tabs import GAME_TAB, ORDERS_TAB
+from sheetmaster.engine.builder import build_state
+from sheetmaster.kit.model import GameState
+from sheetmaster.kit.ruleset import Ruleset
+from sheetmaster.kit.tabs import GAME_TAB, ORDERS_TAB
 from testkit.fuzzing.choosers import Chooser
 
 # -- games ----------------------------------------------------------------------------------

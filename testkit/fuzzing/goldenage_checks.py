@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheetmaster import values
-from sheetmaster.model import Status, TurnResult
-from sheetmaster.orders import ORDER, PLAYER
+from sheetmaster.kit import values
+from sheetmaster.kit.model import Status, TurnResult
+from sheetmaster.kit.orders import ORDER, PLAYER
 from sheetmaster.rules.goldenage import data, example
 from testkit.fuzzing.choosers import Chooser
 from testkit.fuzzing.damage import DAMAGES, Damage

@@ -11,13 +11,13 @@ from typing import Any
 
 import pandas as pd
 
-from sheetmaster import values
-from sheetmaster.engine import resolve
-from sheetmaster.model import GameState, Status, TurnResult
-from sheetmaster.orders import FINAL_RESULTS, REASON, RESULT, TURN
-from sheetmaster.ruleset import Ruleset
-from sheetmaster.schema import Table
-from sheetmaster.tabs import GAME_TAB, GM_ORDERS_TAB, LOG_TAB, ORDERS_TAB, parse_deadline
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit import values
+from sheetmaster.kit.model import GameState, Status, TurnResult
+from sheetmaster.kit.orders import FINAL_RESULTS, REASON, RESULT, TURN
+from sheetmaster.kit.ruleset import Ruleset
+from sheetmaster.kit.schema import Table
+from sheetmaster.kit.tabs import GAME_TAB, GM_ORDERS_TAB, LOG_TAB, ORDERS_TAB, parse_deadline
 from testkit.fuzzing.rows import _canonical_column
 from testkit.fuzzing.sheet_writes import _raw_orders
 

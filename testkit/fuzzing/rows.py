@@ -9,14 +9,14 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from sheetmaster import values
-from sheetmaster.checking import CHECK_WORDS
-from sheetmaster.engine import _orders_tab, all_tables, find_tab, prepare
-from sheetmaster.model import GameState
-from sheetmaster.orders import FINAL_RESULTS, ORDER, PLAYER, REASON, RESULT, TURN, OrderKind
-from sheetmaster.ruleset import Ruleset
-from sheetmaster.schema import Kind
-from sheetmaster.tabs import ORDERS_TAB
+from sheetmaster.engine.checking import CHECK_WORDS
+from sheetmaster.engine.turn import _orders_tab, find_tab, prepare
+from sheetmaster.kit import values
+from sheetmaster.kit.model import GameState
+from sheetmaster.kit.orders import FINAL_RESULTS, ORDER, PLAYER, REASON, RESULT, TURN, OrderKind
+from sheetmaster.kit.ruleset import Ruleset
+from sheetmaster.kit.schema import Kind
+from sheetmaster.kit.tabs import ORDERS_TAB, all_tables
 from testkit.fuzzing.choosers import Chooser
 from testkit.fuzzing.games import SECRET
 

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from sheetmaster import rules
-from sheetmaster.engine import prepare, resolve
-from sheetmaster.model import GameState, TurnResult
-from sheetmaster.ruleset import Ruleset
-from sheetmaster.schema import Table
-from sheetmaster.verify import verify_turn
+from sheetmaster.app.verify import verify_turn
+from sheetmaster.engine.turn import prepare, resolve
+from sheetmaster.kit.model import GameState, TurnResult
+from sheetmaster.kit.ruleset import Ruleset
+from sheetmaster.kit.schema import Table
 from testkit.fuzzing.choosers import RandomChooser
 from testkit.fuzzing.damage import (
     Damage,

@@ -9,11 +9,12 @@ from typing import Any
 
 import pandas as pd
 
-from sheetmaster import values
-from sheetmaster.engine import _orders_tab, all_tables, find_tab
-from sheetmaster.model import GameState, TurnResult
-from sheetmaster.report import cell_changes
-from sheetmaster.ruleset import Ruleset
+from sheetmaster.engine.turn import _orders_tab, find_tab
+from sheetmaster.kit import values
+from sheetmaster.kit.changes import cell_changes
+from sheetmaster.kit.model import GameState, TurnResult
+from sheetmaster.kit.ruleset import Ruleset
+from sheetmaster.kit.tabs import all_tables
 from testkit.fuzzing.rows import Formula, _canonical_column
 
 # -- the store's side: appending rows, writing a turn back --------------------------------------

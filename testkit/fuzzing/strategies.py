@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sheetmaster.model import GameState
-from sheetmaster.ruleset import Ruleset
+from sheetmaster.kit.model import GameState
+from sheetmaster.kit.ruleset import Ruleset
 from testkit.fuzzing.choosers import DrawChooser
 from testkit.fuzzing.damage import Damage, all_damages
 from testkit.fuzzing.games import build_game

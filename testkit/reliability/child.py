@@ -26,11 +26,11 @@ SHEETS_LATENCY = 0.05
 CHILD_GATE = """\
 import sys
 import gspread
-import sheetmaster.cli
+import sheetmaster.app.cli
 import sheetmaster.stores.gsheets
 print("ready", flush=True)
 if sys.stdin.readline().strip() == "go":
-    sys.exit(sheetmaster.cli.main(sys.argv[1:]))
+    sys.exit(sheetmaster.app.cli.main(sys.argv[1:]))
 """
 
 

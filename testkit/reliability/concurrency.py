@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sheetmaster.model import GameState
-from sheetmaster.runs import Mode, RunOutcome, run_turn
+from sheetmaster.app.runs import Mode, RunOutcome, run_turn
+from sheetmaster.kit.model import GameState
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets import SheetsStore
 from sheetmaster.testing.fakesheets import FakeSheetsServer

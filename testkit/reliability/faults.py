@@ -9,8 +9,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheetmaster.model import GameState
-from sheetmaster.runs import Mode, run_turn
+from sheetmaster.app.runs import Mode, run_turn
+from sheetmaster.kit.model import GameState
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets import RetryPolicy
 from sheetmaster.testing.fakesheets import FakeSheetsServer

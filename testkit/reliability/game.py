@@ -9,8 +9,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from sheetmaster.builder import build_state
-from sheetmaster.model import GameState
+from sheetmaster.engine.builder import build_state
+from sheetmaster.kit.model import GameState
 from sheetmaster.rules.claims import RULESET
 from sheetmaster.stores.gsheets import LOCK_KEY, RetryPolicy, SheetsStore
 from sheetmaster.testing.fakesheets import FakeSheetsServer

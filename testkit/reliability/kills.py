@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sheetmaster.model import GameState
-from sheetmaster.runs import Mode, RunOutcome, run_turn
+from sheetmaster.app.runs import Mode, RunOutcome, run_turn
+from sheetmaster.kit.model import GameState
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets_client import LOCK_TTL_ENV
 from sheetmaster.stores.xlsx import XlsxStore, backup_path

@@ -8,11 +8,11 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from sheetmaster.fairness import secret_path, write_secret
-from sheetmaster.model import GameState
+from sheetmaster.app.runs import Mode, run_turn
+from sheetmaster.kit.fairness import secret_path, write_secret
+from sheetmaster.kit.model import GameState
+from sheetmaster.kit.ruleset import Ruleset
 from sheetmaster.rules.claims import RULESET
-from sheetmaster.ruleset import Ruleset
-from sheetmaster.runs import Mode, run_turn
 from sheetmaster.stores.xlsx_layout import write_new_workbook
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from testkit.reliability.child import (

@@ -36,7 +36,7 @@ from openpyxl.writer.theme import theme_xml
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-from sheetmaster.builder import build_state  # noqa: E402
+from sheetmaster.engine.builder import build_state  # noqa: E402
 from sheetmaster.rules.claims import RULESET  # noqa: E402
 from sheetmaster.stores.xlsx_layout import write_new_workbook  # noqa: E402
 

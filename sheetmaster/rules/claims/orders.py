@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.orders import Field, OrderKind
-from sheetmaster.schema import Column, Kind
+from sheetmaster.kit import Column, Field, Kind, OrderKind
 
 CLAIM_WAR = "claim war territory"
 CLAIM_NEUTRAL = "claim neutral territory"

@@ -1,6 +1,6 @@
 """Why a claims order was rejected or only partly applied."""
 
-from sheetmaster.reasons import IN_EXILE, Reason
+from sheetmaster.kit import IN_EXILE, Reason
 
 __all__ = ["IN_EXILE"]
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.mapgraph import LAND, WATERWAY
-from sheetmaster.mapspec import MapSpec
-from sheetmaster.ruleset import Phase, Ruleset
+from sheetmaster.kit import LAND, WATERWAY, MapSpec, Phase, Ruleset
 
 from .example import example_game
 from .orders import (

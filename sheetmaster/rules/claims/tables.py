@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sheetmaster.schema import Column, Kind, Table
+from sheetmaster.kit import Column, Kind, Table
 
 #: "1 Iron/Rubber/Coal/Oil/Uranium ... for each ... resource territory he controls"
 STANDARD_RESOURCES = ("iron", "rubber", "coal", "oil", "uranium")

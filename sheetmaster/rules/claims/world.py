@@ -13,12 +13,18 @@ from operator import attrgetter
 
 import pandas as pd
 
-from sheetmaster import values
-from sheetmaster.entities import write_rows
-from sheetmaster.mapgraph import LAND, WATERWAY, MapGraph
-from sheetmaster.model import GameState
-from sheetmaster.schema import Problems, lookup_name
-from sheetmaster.values import BadValue, Names
+from sheetmaster.kit import (
+    LAND,
+    WATERWAY,
+    BadValue,
+    GameState,
+    MapGraph,
+    Names,
+    Problems,
+    lookup_name,
+    values,
+    write_rows,
+)
 
 from .tables import (
     GOLD,

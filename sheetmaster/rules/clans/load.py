@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import re
 
-from sheetmaster import values
-from sheetmaster.mapgraph import COAST, LAND, MapGraph
-from sheetmaster.schema import Problems, lookup_name
-from sheetmaster.values import Names
+from sheetmaster.kit import COAST, LAND, MapGraph, Names, Problems, lookup_name, values
 
 from . import data
 from .effects import advisor_slots

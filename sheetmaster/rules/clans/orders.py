@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.orders import Field, OrderKind
-from sheetmaster.schema import Column, Kind
+from sheetmaster.kit import Column, Field, Kind, OrderKind
 
 EXTRA_TECH, EXTRA_PROVINCE, EXTRA_COINS = "take extra tech", "take extra province", \
     "take extra coins"

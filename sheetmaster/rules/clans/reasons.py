@@ -1,6 +1,6 @@
 """Why a clans order was rejected or only partly applied."""
 
-from sheetmaster.reasons import Reason
+from sheetmaster.kit import Reason
 
 DESTROYED = Reason("DESTROYED", "your clan was destroyed ({when})")
 NOT_STARTED = Reason("NOT_STARTED", "your clan has not been set up yet")

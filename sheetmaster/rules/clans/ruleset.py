@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.mapgraph import LAND
-from sheetmaster.mapspec import MapSpec, Units
-from sheetmaster.ruleset import Phase, Ruleset
-from sheetmaster.turn_order import POSTING_ORDER
+from sheetmaster.kit import LAND, POSTING_ORDER, MapSpec, Phase, Ruleset, Units
 
 from .load import build_world
 from .orders import (

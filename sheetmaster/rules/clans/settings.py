@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.calendar import Calendar, Date
-from sheetmaster.schema import Kind
-from sheetmaster.settings import Setting
+from sheetmaster.kit import Calendar, Date, Kind, Setting
 
 from . import data
 

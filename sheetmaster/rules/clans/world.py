@@ -11,12 +11,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from sheetmaster import values
-from sheetmaster.entities import write_rows
-from sheetmaster.mapgraph import MapGraph
-from sheetmaster.model import GameState
+from sheetmaster.kit import GameState, MapGraph, Names, values, write_rows
 from sheetmaster.rules.common.ownership import Holdings
-from sheetmaster.values import Names
 
 from . import data
 from .tables import (

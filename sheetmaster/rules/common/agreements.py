@@ -11,11 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from sheetmaster import values
-from sheetmaster.model import Status
-from sheetmaster.order_batch import OrderBatch
-from sheetmaster.reasons import Reason
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, OrderBatch, Reason, Status, values
 
 TAKEN = Reason("DEAL_TAKEN", "deal {deal} was proposed by {proposer}; only the proposer adds "
                              "items to a deal (pick another deal name for a new proposal)")

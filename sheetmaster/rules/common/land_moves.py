@@ -37,8 +37,7 @@ import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from sheetmaster.adjudication import Adjudicator, Cycle
-from sheetmaster.reasons import Reason
+from sheetmaster.kit import Adjudicator, Cycle, Reason
 
 CUT_RULE = ("Infantry blocks any support offered by the adjacent target forces. "
             "(Golden Age 1861, Cut Support)")

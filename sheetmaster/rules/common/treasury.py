@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheetmaster.model import Order, Status
-from sheetmaster.reasons import Reason
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Order, Reason, Status
 
 NOT_ENOUGH = Reason("NOT_ENOUGH", "not enough {currency}: it costs {cost}, you have {have}")
 

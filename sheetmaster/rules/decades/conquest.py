@@ -7,11 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from sheetmaster import values
-from sheetmaster.decisions import Decision
-from sheetmaster.mapgraph import LAND, SEA
-from sheetmaster.ruleset import Context
-from sheetmaster.timers import data_text, parse_data
+from sheetmaster.kit import LAND, SEA, Context, Decision, data_text, parse_data, values
 
 from .economy import ev
 from .tables import Province, State

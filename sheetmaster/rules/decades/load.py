@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from sheetmaster import values
-from sheetmaster.mapgraph import LAND, SEA, MapGraph
+from sheetmaster.kit import LAND, SEA, MapGraph, Problems, values
 from sheetmaster.rules.common.ownership import Holdings
-from sheetmaster.schema import Problems
 
 from .settings import HAPPINESS_DRIFT, START_YEAR, parse_drift
 from .tables import ALLIANCES, GOVERNMENTS, PROVINCES, STATES, TECHNOLOGIES, WARS, State

@@ -7,8 +7,7 @@ remains a separate state"). Non-player states are ordered by the GM, in the GM o
 
 from __future__ import annotations
 
-from sheetmaster.orders import Field, OrderKind
-from sheetmaster.schema import Column, Kind
+from sheetmaster.kit import Column, Field, Kind, OrderKind
 
 # spending (§3, §4, §5, §6, §16)
 MILITARY, STABILITY, CIVILIZE = "invest military", "raise stability", "civilize"

@@ -1,6 +1,6 @@
 """Why a decades order was rejected or only partly applied."""
 
-from sheetmaster.reasons import Reason
+from sheetmaster.kit import Reason
 
 GONE = Reason("GONE", "{state} is no more ({status})")
 NOT_PLAYED = Reason("NOT_PLAYED", "{state} is a non-player state: the GM gives its orders, in "

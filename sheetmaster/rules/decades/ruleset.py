@@ -8,9 +8,7 @@ players to spend.
 
 from __future__ import annotations
 
-from sheetmaster.mapgraph import LAND, SEA
-from sheetmaster.mapspec import MapSpec
-from sheetmaster.ruleset import Phase, Ruleset
+from sheetmaster.kit import LAND, SEA, MapSpec, Phase, Ruleset
 
 from .load import build_world
 from .orders import ORDER_COLUMNS, ORDER_KINDS, POLITICS, SPENDING, SUBSIDY, WARS

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import re
 
-from sheetmaster.calendar import Calendar, Date
-from sheetmaster.schema import Kind
-from sheetmaster.settings import Setting
+from sheetmaster.kit import Calendar, Date, Kind, Setting
 
 TIMESCALE_RULE = "Each turn represents ten years in time."
 

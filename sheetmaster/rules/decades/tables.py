@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from sheetmaster.schema import Column, Kind, Table
+from sheetmaster.kit import Column, Kind, Table
 
 REVOLUTION, CIVIL_WAR = "revolution", "civil war"
 

@@ -3,9 +3,7 @@ acceptable, stalls until the government changes (§11); reform (§5); civilizing
 
 from __future__ import annotations
 
-from sheetmaster.decisions import Decision
-from sheetmaster.ruleset import Context
-from sheetmaster.timers import data_text, parse_data
+from sheetmaster.kit import Context, Decision, data_text, parse_data
 
 from .tables import State, Technology
 from .turmoil import world_of

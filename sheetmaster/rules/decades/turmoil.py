@@ -7,8 +7,7 @@ from __future__ import annotations
 from decimal import Decimal
 from math import floor
 
-from sheetmaster import values
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, values
 
 from .tables import CIVIL_WAR, Province, State
 from .world import TOP_HAPPINESS, TOP_STABILITY, DecadesWorld, same, shares_a_word

@@ -12,11 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from sheetmaster import values
-from sheetmaster.decisions import GM
-from sheetmaster.entities import write_rows
-from sheetmaster.mapgraph import MapGraph
-from sheetmaster.model import GameState
+from sheetmaster.kit import GM, GameState, MapGraph, values, write_rows
 from sheetmaster.rules.common.ownership import Holdings
 
 from .tables import (

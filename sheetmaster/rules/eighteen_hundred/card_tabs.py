@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheetmaster.schema import Column, Kind, Table
+from sheetmaster.kit import Column, Kind, Table
 
 from .tables import RESOURCES
 from .vocabulary import DECKS, DEVELOPMENT, Effect

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheetmaster import values
-from sheetmaster.builder import build_state
-from sheetmaster.engine import resolve
-from sheetmaster.fairness import EXAMPLE_SECRET
+from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.turn import resolve
+from sheetmaster.kit import EXAMPLE_SECRET, values
 
 from .example_cards import CATALOGUE
 from .example_map import ROUTES, STARTS, provinces

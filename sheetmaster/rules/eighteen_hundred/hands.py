@@ -3,7 +3,7 @@
 "Both Admin and Military Cards are secret" and the National Ambition is drawn with "Look at
 your National Ambition, but do not share it with others" (L33, L62). Anyone who can open the
 sheet reads every tab, so each card in hand is a row of the Hands tab whose card cell is
-sealed with a key from the game's dice secret (:mod:`sheetmaster.sealed`; the engine's
+sealed with a key from the game's dice secret (:mod:`sheetmaster.kit.sealed`; the engine's
 ``Loaded.key``) and bound to its nation, pile and slot: everyone sees how many cards a nation
 holds (the board game shows that much), nobody which, and a token copied into another row
 opens nowhere; every token of a game is as long as any other (padded to room for the longest
@@ -22,11 +22,19 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from sheetmaster import values
-from sheetmaster.fairness import SECRET_ENV, SECRET_SUFFIX
-from sheetmaster.schema import Problems
-from sheetmaster.sealed import SecretNeeded, is_sealed, seal, sealed_width, unseal
-from sheetmaster.values import BadValue, Names
+from sheetmaster.kit import (
+    SECRET_ENV,
+    SECRET_SUFFIX,
+    BadValue,
+    Names,
+    Problems,
+    SecretNeeded,
+    is_sealed,
+    seal,
+    sealed_width,
+    unseal,
+    values,
+)
 
 from .card_tabs import ADMIN_PILE, AMBITION_PILE, HANDS, MILITARY_PILE, Card, Held
 from .vocabulary import ADMIN, AMBITION, MILITARY

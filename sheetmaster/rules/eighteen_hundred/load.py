@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import re
 
-from sheetmaster import values
-from sheetmaster.entities import a
-from sheetmaster.mapgraph import LAND, MapGraph
-from sheetmaster.schema import Problems
-from sheetmaster.values import BadValue, Names
+from sheetmaster.kit import LAND, BadValue, MapGraph, Names, Problems, a, values
 
 from . import hands
 from .card_tabs import (

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sheetmaster.orders import Field, OrderKind
-from sheetmaster.schema import Column, Kind
+from sheetmaster.kit import Column, Field, Kind, OrderKind
 
 PICK = "pick"
 DEFICIT, PLACE, ACTIVATE, PLAY_ADMIN, DECLARE = ("deficit", "place", "activate", "play admin",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.reasons import Reason
+from sheetmaster.kit import Reason
 
 # the draft
 NOT_FACE_UP = Reason("NOT_FACE_UP", "{card} is not face up in the draft row{why}")

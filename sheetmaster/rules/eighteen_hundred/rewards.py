@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sheetmaster.model import Order
+from sheetmaster.kit import Order
 
 from . import reasons as r
 from .board import add_pops, build, can_build, free_pops, space, take_pop

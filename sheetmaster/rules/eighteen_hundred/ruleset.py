@@ -7,10 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sheetmaster.calendar import in_stages, on_setup
-from sheetmaster.mapgraph import LAND
-from sheetmaster.mapspec import MapSpec, Units
-from sheetmaster.ruleset import Phase, Ruleset
+from sheetmaster.kit import LAND, MapSpec, Phase, Ruleset, Units, in_stages, on_setup
 
 from .card_tabs import CARDS, HANDS, ROWS, TABLEAU
 from .load import build_world

@@ -3,7 +3,7 @@ stages (draft, turns, war), from 1800 to 1920."""
 
 from __future__ import annotations
 
-from sheetmaster.calendar import Calendar, Date
+from sheetmaster.kit import Calendar, Date
 
 from .card_tabs import ERAS
 

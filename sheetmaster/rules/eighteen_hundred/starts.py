@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sheetmaster import values
-from sheetmaster.schema import Problems
+from sheetmaster.kit import Problems, values
 
 from .board import add_pops
 from .tables import CAPS, CITY, COUNTRYSIDE, FACTORY, PROVINCES

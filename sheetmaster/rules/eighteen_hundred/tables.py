@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sheetmaster.schema import Column, Kind, Table
+from sheetmaster.kit import Column, Kind, Table
 
 CITY, COUNTRYSIDE, EITHER = "city", "countryside", "either"
 FACTORY, FARM, MARKET = "Factory", "Farm", "Market"

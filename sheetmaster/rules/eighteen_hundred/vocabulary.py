@@ -21,8 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sheetmaster import values
-from sheetmaster.values import BadValue
+from sheetmaster.kit import BadValue, values
 
 DEVELOPMENT, ADMIN, MILITARY, GLOBAL_EVENT, AMBITION = (
     "development", "admin", "military", "global event", "ambition")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheetmaster.schema import Column, Kind, Table
+from sheetmaster.kit import Column, Kind, Table
 
 CONQUEST, DIPLOMATIC, GREAT_WAR = "conquest", "diplomatic action", "great war"
 #: what the Wars tab says of a declaration by Conquest: it reveals no ambition (F43)

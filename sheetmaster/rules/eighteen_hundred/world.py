@@ -12,11 +12,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from sheetmaster.entities import write_rows
-from sheetmaster.mapgraph import MapGraph
-from sheetmaster.model import GameState
-from sheetmaster.turn_order import from_dealers_left
-from sheetmaster.values import Names
+from sheetmaster.kit import GameState, MapGraph, Names, from_dealers_left, write_rows
 
 from . import hands
 from .card_tabs import (

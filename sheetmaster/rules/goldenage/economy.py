@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.mapgraph import LAND, RAIL, SEA
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import LAND, RAIL, SEA, Context
 
 from . import data
 from .settings import ACTIONS, COST, INCOME_COL, UPKEEP, VALUE, number

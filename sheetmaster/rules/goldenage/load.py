@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import re
 
-from sheetmaster import values
-from sheetmaster.schema import Problems
-from sheetmaster.values import Names
+from sheetmaster.kit import Names, Problems, values
 
 from . import data
 from .settings import ITEM, SETTINGS_TAB

@@ -7,8 +7,7 @@ receives orders individually").
 
 from __future__ import annotations
 
-from sheetmaster.orders import Field, OrderKind
-from sheetmaster.schema import Column, Kind
+from sheetmaster.kit import Column, Field, Kind, OrderKind
 
 DEPLOY = "deploy"
 MARCH, INVADE, ENTRENCH = "march", "invade", "entrench"

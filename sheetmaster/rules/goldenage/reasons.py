@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.reasons import Reason
+from sheetmaster.kit import Reason
 
 # units
 NOT_YOUR_UNIT = Reason("NOT_YOUR_UNIT", "{unit} is {owner}'s, not yours")

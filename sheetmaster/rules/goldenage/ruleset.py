@@ -3,11 +3,8 @@ steps of turn resolution in order (movement and combat simultaneous)."""
 
 from __future__ import annotations
 
-from sheetmaster.calendar import in_seasons, on_setup
-from sheetmaster.mapgraph import LAND as BORDERS
-from sheetmaster.mapspec import MapSpec, Units
-from sheetmaster.ruleset import Phase, Ruleset
-from sheetmaster.turn_order import SIMULTANEOUS
+from sheetmaster.kit import LAND as BORDERS
+from sheetmaster.kit import SIMULTANEOUS, MapSpec, Phase, Ruleset, Units, in_seasons, on_setup
 
 from .load import build_world
 from .orders import (

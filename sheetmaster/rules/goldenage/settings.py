@@ -7,10 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheetmaster.calendar import Calendar, Date
-from sheetmaster.ruleset import Context
-from sheetmaster.schema import Column, Kind, Problem, Table
-from sheetmaster.settings import MissingSetting, Setting
+from sheetmaster.kit import (
+    Calendar,
+    Column,
+    Context,
+    Date,
+    Kind,
+    MissingSetting,
+    Problem,
+    Setting,
+    Table,
+)
 
 from . import data
 

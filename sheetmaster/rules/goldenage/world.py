@@ -12,11 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from sheetmaster import values
-from sheetmaster.entities import write_rows
-from sheetmaster.mapgraph import COAST, LAND, RAIL, SEA, MapGraph
-from sheetmaster.model import GameState
-from sheetmaster.values import Names
+from sheetmaster.kit import COAST, LAND, RAIL, SEA, GameState, MapGraph, Names, values, write_rows
 
 from . import data
 from .tables import (

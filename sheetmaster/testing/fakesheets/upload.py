@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from sheetmaster.model import GameState
+from sheetmaster.kit.model import GameState
 
 from .server import FakeSheetsServer
 
@@ -42,7 +42,7 @@ def upload_state(server: FakeSheetsServer, state: GameState, *, title: str = "ga
     sid = server.create_spreadsheet(title=title, sheets=state_rows(state), time_zone=time_zone,
                                     **options)
     if env_secret is not None:
-        from sheetmaster.fairness import for_sheet
+        from sheetmaster.kit.fairness import for_sheet
 
         secret = for_sheet(env_secret, sid)
     if secret is not None:
@@ -54,7 +54,7 @@ def bind_game(server: FakeSheetsServer, spreadsheet_id: str, secret: str,
               editors: list[str] | tuple[str, ...] = ()) -> None:
     """``sheetmaster init`` run again by the spreadsheet's owner on a game already in it: the
     tabs kept, protected for the owner and ``editors``, and bound with ``secret``."""
-    from sheetmaster.runs import ruleset_of
+    from sheetmaster.app.runs import ruleset_of
     from sheetmaster.stores.gsheets import SheetsStore
     from sheetmaster.stores.gsheets_init import lay_out
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.model import Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Status
 
 from .. import reasons
 from ..orders import BUILD

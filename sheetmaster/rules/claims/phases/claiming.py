@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from sheetmaster.model import Status
-from sheetmaster.order_batch import OrderBatch
+from sheetmaster.kit import Context, OrderBatch, Status
 from sheetmaster.rules.common.treasury import shortfall
-from sheetmaster.ruleset import Context
 
 from .. import reasons
 from ..orders import CLAIM_NEUTRAL, CLAIM_WAR

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context
 
 from ..tables import GOLD, STANDARD_RESOURCES
 from ..world import ClaimsWorld

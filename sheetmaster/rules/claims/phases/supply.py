@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from sheetmaster.kit import Context
 from sheetmaster.rules.common.upkeep import disbanded_count
-from sheetmaster.ruleset import Context
 
 from ..world import ClaimsWorld
 

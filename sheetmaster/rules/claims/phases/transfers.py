@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from sheetmaster.model import Status
-from sheetmaster.order_batch import OrderBatch
+from sheetmaster.kit import Context, Lines, OrderBatch, Status
 from sheetmaster.rules.common import agreements
-from sheetmaster.ruleset import Context, Lines
 
 from .. import reasons
 from ..orders import ACCEPT, PROPOSE

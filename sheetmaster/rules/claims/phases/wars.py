@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from sheetmaster import values
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Order, Status, values
 
 from .. import reasons
 from ..orders import COMMIT

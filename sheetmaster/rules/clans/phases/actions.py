@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Order, Status
 
 from .. import data, reasons
 from ..orders import (

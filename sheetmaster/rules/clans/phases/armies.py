@@ -3,10 +3,7 @@ attack, fought in combat.py)."""
 
 from __future__ import annotations
 
-from sheetmaster import values
-from sheetmaster.mapgraph import COAST, LAND
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import COAST, LAND, Context, Order, Status, values
 
 from .. import data, reasons
 from ..effects import army_discounts, army_limit, army_type, discounted, show_off

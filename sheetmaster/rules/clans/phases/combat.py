@@ -3,8 +3,7 @@ perhaps the destruction of a clan) that follows a won attack."""
 
 from __future__ import annotations
 
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Order, Status
 
 from ..effects import count, rating, show
 from ..tables import Army, Clan, Province

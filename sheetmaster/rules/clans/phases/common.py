@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from sheetmaster.model import Order, Status
+from sheetmaster.kit import Context, Order, Status
 from sheetmaster.rules.common import treasury
-from sheetmaster.ruleset import Context
 
 from .. import reasons
 from ..tables import Clan, Province

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from sheetmaster.kit import Context
 from sheetmaster.rules.common.modifiers import add_percent, describe
 from sheetmaster.rules.common.upkeep import disband_until_paid
-from sheetmaster.ruleset import Context
 
 from .. import data
 from ..effects import (

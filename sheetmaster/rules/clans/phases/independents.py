@@ -3,7 +3,7 @@ sets them to."""
 
 from __future__ import annotations
 
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context
 
 from .. import data
 from ..world import ClansWorld, behaviour

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Order, Status
 
 from .. import data, reasons
 from ..effects import skills

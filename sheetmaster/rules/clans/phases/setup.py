@@ -3,9 +3,7 @@ garrisons; and the two starting Extras."""
 
 from __future__ import annotations
 
-from sheetmaster.mapgraph import LAND
-from sheetmaster.model import Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import LAND, Context, Status
 
 from .. import data, reasons
 from ..orders import EXTRA_PROVINCE, EXTRA_TECH, EXTRAS

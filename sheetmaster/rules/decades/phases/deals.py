@@ -3,8 +3,7 @@ partners declare, a satellite relationship both sides declare."""
 
 from __future__ import annotations
 
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Order, Status
 
 from .. import reasons
 from ..orders import ACCEPT_PROVINCE, ACCEPT_SATELLITE, ALLY, BECOME_SATELLITE, CEDE

@@ -4,9 +4,7 @@ victor annexes (§15)."""
 
 from __future__ import annotations
 
-from sheetmaster.decisions import Decision
-from sheetmaster.ruleset import Context
-from sheetmaster.timers import parse_data
+from sheetmaster.kit import Context, Decision, parse_data
 
 from ..conquest import CONQUEST, take_conquest
 from ..tables import State

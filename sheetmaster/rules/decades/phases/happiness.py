@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context
 
 from ..settings import HAPPINESS_DRIFT, parse_drift
 from ..tables import Province, State

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from sheetmaster.decisions import GM
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import GM, Context
 
 from ..economy import COLLAPSE_RULE, INCOME_RULE, MODIFIERS_RULE, ev, income
 from ..settings import START_YEAR

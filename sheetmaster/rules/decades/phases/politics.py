@@ -4,9 +4,7 @@ the GM's events. Hits apply at once, and what they trigger too (F32)."""
 
 from __future__ import annotations
 
-from sheetmaster import values
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Order, Status, values
 
 from .. import reasons
 from ..orders import ACCEPT_PROVINCE, POLITICS

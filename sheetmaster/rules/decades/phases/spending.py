@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Order, Status
 
 from .. import reasons
 from ..economy import MILITARY_RULE, ev, military

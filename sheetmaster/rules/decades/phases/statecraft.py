@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from sheetmaster import values
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Order, Status, values
 
 from .. import reasons
 from ..orders import (

@@ -7,9 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 
-from sheetmaster.model import Status
-from sheetmaster.ruleset import Context
-from sheetmaster.timers import Timer
+from sheetmaster.kit import Context, Status, Timer
 
 from .. import reasons
 from ..conquest import CONQUEST_RULE, CONQUEST_TABLE, claim_on, owe_conquest

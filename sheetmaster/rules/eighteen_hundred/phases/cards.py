@@ -3,7 +3,7 @@ activate cards and play admin cards (in the order posted)."""
 
 from __future__ import annotations
 
-from sheetmaster.model import Order, Status
+from sheetmaster.kit import Order, Status
 
 from .. import reasons as r
 from ..card_tabs import ADMIN_PILE, InPlay

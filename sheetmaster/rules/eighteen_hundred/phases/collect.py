@@ -3,8 +3,7 @@ tokens from the nation's cards), then production, then commerce (F23)."""
 
 from __future__ import annotations
 
-from sheetmaster import values
-from sheetmaster.model import Order, Status
+from sheetmaster.kit import Order, Status, values
 
 from .. import economy
 from .. import reasons as r

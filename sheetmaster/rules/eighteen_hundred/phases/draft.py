@@ -3,7 +3,7 @@ last; then the unpicked policies and institutions are discarded and the technolo
 
 from __future__ import annotations
 
-from sheetmaster.model import Status
+from sheetmaster.kit import Status
 
 from .. import reasons as r
 from ..card_tabs import TECHNOLOGY

@@ -3,7 +3,7 @@ then the tokens it did not place are discarded (F20)."""
 
 from __future__ import annotations
 
-from sheetmaster.model import Order, Status
+from sheetmaster.kit import Order, Status
 
 from .. import reasons as r
 from ..board import add_pops, free_pops, room_for_pops, take_pop

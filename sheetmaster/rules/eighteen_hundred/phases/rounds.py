@@ -4,7 +4,7 @@ game ends)."""
 
 from __future__ import annotations
 
-from sheetmaster.model import PUBLIC
+from sheetmaster.kit import PUBLIC
 
 from ..card_tabs import DRAFT_ROW, ERAS, EVENT_ROW, FaceUp
 from ..piles import contents, deck

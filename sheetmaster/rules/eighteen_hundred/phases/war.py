@@ -4,7 +4,7 @@ left, each up to its war actions; battles begun by moves are fought after the la
 
 from __future__ import annotations
 
-from sheetmaster.model import Order, Status
+from sheetmaster.kit import Order, Status
 
 from .. import reasons as r
 from ..board import conscript, free_pops

@@ -3,8 +3,7 @@ Diplomatic Action card answering an aggressive act (F43, F44)."""
 
 from __future__ import annotations
 
-from sheetmaster import values
-from sheetmaster.model import Order, Status
+from sheetmaster.kit import Order, Status, values
 
 from .. import reasons as r
 from ..card_tabs import ADMIN_PILE

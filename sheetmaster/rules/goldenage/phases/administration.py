@@ -3,8 +3,7 @@ succession (digest F10, F37, F56)."""
 
 from __future__ import annotations
 
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Order, Status
 
 from .. import reasons
 from ..orders import PERMANENT_CAPITAL, PROVISIONAL_CAPITAL, RENAME, SUCCESSION

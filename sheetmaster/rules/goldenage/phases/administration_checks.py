@@ -3,7 +3,7 @@ season until it happens."""
 
 from __future__ import annotations
 
-from sheetmaster.mapgraph import LAND
+from sheetmaster.kit import LAND
 
 from ..world import GoldenWorld
 

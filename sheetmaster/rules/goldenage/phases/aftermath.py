@@ -8,7 +8,7 @@ to roll for the chance to capture the Artillery units or kill the General."
 
 from __future__ import annotations
 
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context
 
 from .. import data
 from ..economy import unit_cost

@@ -7,11 +7,7 @@ invested reaches its cost (the Canals tab's 'cost', from the rulebook's p.12).
 
 from __future__ import annotations
 
-from sheetmaster import values
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
-from sheetmaster.schema import Problem
-from sheetmaster.settings import MissingSetting
+from sheetmaster.kit import Context, MissingSetting, Order, Problem, Status, values
 
 from .. import data, reasons
 from ..processes import CANAL

@@ -6,9 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheetmaster import values
-from sheetmaster.model import PRIVATE, Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import PRIVATE, Context, Order, Status, values
 
 from .. import data, reasons
 from ..tables import Nation, Province, Unit

@@ -7,8 +7,7 @@ completed will be placed on the map at the Port from which they were constructed
 
 from __future__ import annotations
 
-from sheetmaster.ruleset import Context
-from sheetmaster.timers import Timer
+from sheetmaster.kit import Context, Timer
 
 from .. import data
 from ..processes import (

@@ -10,9 +10,7 @@ missed, and the GM is told.
 
 from __future__ import annotations
 
-from sheetmaster import values
-from sheetmaster.model import GM_ONLY, PRIVATE, Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import GM_ONLY, PRIVATE, Context, Order, Status, values
 
 from .. import reasons
 from ..orders import ACCEPT, AUTHORIZE, LOAN, TRADE

@@ -5,8 +5,7 @@ applied, and its timer starts (F21).
 
 from __future__ import annotations
 
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Order, Status
 
 from .. import data, reasons
 from ..orders import (

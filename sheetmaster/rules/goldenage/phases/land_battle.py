@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sheetmaster.adjudication import Adjudicator
-from sheetmaster.model import Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Adjudicator, Context, Status
 
 from .. import data
 from ..settings import (

@@ -13,10 +13,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from sheetmaster import values
-from sheetmaster.mapgraph import LAND as LAND_EDGE
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import LAND as LAND_EDGE
+from sheetmaster.kit import Context, Order, Status, values
 
 from .. import data, reasons
 from ..orders import (

@@ -10,8 +10,7 @@ occupier's troops) fight there too.
 
 from __future__ import annotations
 
-from sheetmaster.model import Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Status
 
 from .. import data
 from ..settings import LAND_DIE

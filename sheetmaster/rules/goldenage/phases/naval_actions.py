@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheetmaster import values
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Order, Status, values
 
 from .. import data, reasons
 from ..orders import BLOCKADE, DISEMBARK, SUPPLY, SUPPORT_COASTAL

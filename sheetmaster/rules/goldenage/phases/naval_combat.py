@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from sheetmaster.mapgraph import SEA
-from sheetmaster.model import GM_ONLY, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import GM_ONLY, SEA, Context, Status
 
 from .. import data
 from ..settings import NAVAL_DIE, SHIPS_LOST, STRENGTH, number

@@ -10,10 +10,7 @@ there (digest F40).
 
 from __future__ import annotations
 
-from sheetmaster import values
-from sheetmaster.mapgraph import SEA
-from sheetmaster.model import Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import SEA, Context, Status, values
 
 from .. import data
 from ..settings import ZOC_IMMUNE

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sheetmaster import values
-from sheetmaster.mapgraph import SEA
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import SEA, Context, Order, Status, values
 
 from .. import data, reasons
 from ..economy import movement_actions

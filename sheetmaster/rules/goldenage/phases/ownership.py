@@ -9,8 +9,7 @@ costs its nation half its reserve and halves its income (digest F14, F37).
 
 from __future__ import annotations
 
-from sheetmaster.model import PRIVATE
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import PRIVATE, Context
 
 from .. import data
 from ..processes import ANNEXATION, BUILDS, INTEGRATION, OCCUPATION, PUPPETING

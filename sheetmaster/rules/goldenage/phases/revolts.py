@@ -9,7 +9,7 @@ F7). Rebels rise in the province and fight the forces there in the next season's
 
 from __future__ import annotations
 
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context
 
 from .. import data
 from ..processes import ANNEXATION

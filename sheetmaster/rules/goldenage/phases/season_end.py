@@ -7,8 +7,7 @@ to next Season."
 
 from __future__ import annotations
 
-from sheetmaster.model import PRIVATE, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import PRIVATE, Context, Status
 
 from .. import data
 from ..economy import income_per_value, port_income, supply_network

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import re
 
-from sheetmaster import values
-from sheetmaster.model import Order, Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Order, Status, values
 
 from .. import data, reasons
 from ..orders import DEPLOY

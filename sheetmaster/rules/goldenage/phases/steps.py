@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context
 
 from ..orders import ACCEPT, AUTHORIZE, ECONOMY, LOAN, TRADE
 from .administration import administer

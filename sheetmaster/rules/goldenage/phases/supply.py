@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from sheetmaster.mapgraph import SEA
-from sheetmaster.model import Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import SEA, Context, Status
 
 from .. import data
 from ..economy import movement_actions, supply_network

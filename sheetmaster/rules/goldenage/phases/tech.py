@@ -8,8 +8,7 @@ unrest if performed before a tech revolt occurs", so they are instituted first.
 
 from __future__ import annotations
 
-from sheetmaster.model import Status
-from sheetmaster.ruleset import Context
+from sheetmaster.kit import Context, Status
 
 from .. import data, reasons
 from ..orders import PROGRAMS, UPGRADE_TECH

@@ -8,9 +8,8 @@ orders will not be processed unless the required disband orders are present and 
 
 from __future__ import annotations
 
-from sheetmaster.model import Order, Status
+from sheetmaster.kit import Context, Order, Status
 from sheetmaster.rules.common.upkeep import disband_until_paid
-from sheetmaster.ruleset import Context
 
 from .. import data, reasons
 from ..economy import active_forts, fort_upkeep, unit_upkeep

@@ -51,10 +51,10 @@ def flood_rows(pattern: str, n: int) -> list[dict[str, Any]]:
 
 def flooded_state(pattern: str, n: int):
     from sheetmaster import rules
-    from sheetmaster.engine.builder import build_state
+    from sheetmaster.engine.builder import build_state, example_game
 
     ruleset = rules.get("claims")
-    tables, orders, settings = ruleset.example()
+    tables, orders, settings = example_game(ruleset)
     settings = {k: v for k, v in settings.items() if k != "seed"}
     return ruleset, build_state(ruleset, tables, [*orders, *flood_rows(pattern, n)], turn=2,
                                 settings=settings)

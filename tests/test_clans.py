@@ -14,7 +14,7 @@ import pytest
 from sheetmaster import rules
 from sheetmaster.app.cli import main
 from sheetmaster.app.report import player_report
-from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.builder import build_state, example_game
 from sheetmaster.engine.turn import resolve
 from sheetmaster.kit.model import Status
 from sheetmaster.stores.xlsx import XlsxStore
@@ -69,7 +69,7 @@ def test_the_example_has_four_clans_twenty_provinces_and_independents():
 
 def test_the_report_has_a_section_per_clan_and_the_season_checks_orders():
     ruleset = rules.get("clans")
-    tables, orders, settings = ruleset.example()
+    tables, orders, settings = example_game(ruleset)
     state = build_state(ruleset, tables, orders, settings=settings)
     result = resolve(ruleset, state, secret="a test's dice secret")
     report = player_report(ruleset, result)

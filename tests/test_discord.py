@@ -27,7 +27,7 @@ from sheetmaster.app.delivery.webhooks import (
     scrub,
 )
 from sheetmaster.app.exits import UsageError
-from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.builder import build_state, example_game
 from sheetmaster.engine.turn import resolve
 from sheetmaster.rules import get
 from sheetmaster.testing.fakediscord import FakeDiscord
@@ -220,7 +220,7 @@ def test_an_unknown_webhook_is_not_retried(discord):
 
 def clans_turn():
     ruleset = get("clans")
-    tables, orders, settings = ruleset.example()
+    tables, orders, settings = example_game(ruleset)
     return ruleset, resolve(ruleset, build_state(ruleset, tables, orders, turn=5,
                                                  settings=settings),
                             secret="a test's dice secret")

@@ -17,7 +17,7 @@ from sheetmaster.app.cli import main
 from sheetmaster.app.report import GM, player_reports
 from sheetmaster.app.runs import Mode, run_turn
 from sheetmaster.app.verify import verify_turn
-from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.builder import build_state, example_game
 from sheetmaster.engine.checking import check
 from sheetmaster.engine.turn import resolve
 from sheetmaster.kit import values
@@ -43,7 +43,7 @@ SECRET = EXAMPLE_SECRET
 def example() -> tuple[dict, list, dict]:
     """The example game's tables, orders and Game tab settings: its dice secret (the
     settings' 'seed', which ``new`` keeps beside the workbook) taken out of the sheet."""
-    tables, orders, settings = RULES.example()
+    tables, orders, settings = example_game(RULES)
     assert settings["seed"] == SECRET
     return tables, orders, {k: v for k, v in settings.items() if k != "seed"}
 
@@ -129,7 +129,7 @@ def test_a_blank_game_starts_at_the_setup_turn_and_wants_nations(tmp_path):
     assert game.read_bytes() == before
 
 def test_the_examples_catalogue_uses_every_clause_of_the_vocabulary():
-    tables, _, _ = RULES.example()
+    tables, _, _ = example_game(RULES)
     cards = [c for c in tables["Cards"]]
     assert len(cards) >= 40
     used = {(column, e.name, e.word) for row in CATALOGUE for column, table in (

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from sheetmaster import rules
 from sheetmaster.app.cli import main
-from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.builder import build_state, example_game
 from sheetmaster.engine.checking import CHECK_WORDS
 from sheetmaster.engine.turn import prepare, resolve
 from sheetmaster.kit import values
@@ -362,7 +362,7 @@ def test_an_engine_tab_without_one_of_its_columns_is_a_state_error(column):
     """Was: AssertionError ('DeckRow: fields ... come before unbound fields') from loading
     1800's Decks tab with a column renamed, instead of the turn stopping on the problem."""
     ruleset = rules.get("eighteen_hundred")
-    tables, orders, settings = ruleset.example()
+    tables, orders, settings = example_game(ruleset)
     state = build_state(ruleset, tables, orders, settings=settings)
     state.tables["Decks"] = state.tables["Decks"].rename(columns={column: f"{column}?"})
     with pytest.raises(StateError, match=f"tab 'Decks', row 1, column '{column}'"):

@@ -22,6 +22,7 @@ from sheetmaster import __version__, rules
 from sheetmaster.app.cli import main
 from sheetmaster.app.exits import Exit
 from sheetmaster.app.gamerepo import TEMPLATES, WORKFLOW, default_pin, write_repo
+from sheetmaster.engine import builder
 from sheetmaster.engine.builder import build_state
 from sheetmaster.kit.fairness import for_sheet, turn_dice
 from sheetmaster.testing.fakediscord import FakeDiscord
@@ -172,7 +173,7 @@ def run_step(step: dict, folder: Path, context: dict, extra: dict[str, str]
 
 def example_game(ruleset_name: str):
     ruleset = rules.get(ruleset_name)
-    tables, orders, settings = ruleset.example()
+    tables, orders, settings = builder.example_game(ruleset)
     deadline = datetime.now(timezone.utc) - timedelta(hours=1)
     settings = {k: v for k, v in settings.items() if k != "seed"}
     settings.update(timezone="UTC", deadline=deadline.strftime("%Y-%m-%d %H:%M"))

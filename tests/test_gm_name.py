@@ -11,7 +11,7 @@ import pytest
 from sheetmaster import rules
 from sheetmaster.app.cli import main
 from sheetmaster.app.exits import Exit
-from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.builder import build_state, example_game
 from sheetmaster.engine.turn import resolve
 from sheetmaster.kit.schema import StateError
 from sheetmaster.stores.xlsx_layout import write_new_workbook
@@ -23,7 +23,7 @@ def renamed(ruleset_name: str, new: str):
     """The ruleset's example game with its first player renamed ``new`` wherever a cell
     names them (alone or in a list), and the example's dice secret."""
     ruleset = rules.get(ruleset_name)
-    tables, orders, settings = ruleset.example()
+    tables, orders, settings = example_game(ruleset)
     players = ruleset.players_table()
     old = tables[players.tab][0][players.key]
 

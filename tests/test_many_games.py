@@ -12,7 +12,7 @@ from sheetmaster import rules
 from sheetmaster.app.cli import main
 from sheetmaster.app.exits import Exit, UsageError
 from sheetmaster.app.games import github_matrix, load_games
-from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.builder import build_state, example_game
 from sheetmaster.kit.fairness import SECRET_ENV
 from sheetmaster.stores.google_auth import JSON_ENV
 from sheetmaster.stores.gsheets_client import ENDPOINT_ENV
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def example_state(ruleset_name: str, hours_to_deadline: float, **changes):
     """A ruleset's example game whose deadline is that many hours away (negative: passed)."""
     ruleset = rules.get(ruleset_name)
-    tables, orders, settings = ruleset.example()
+    tables, orders, settings = example_game(ruleset)
     deadline = datetime.now(timezone.utc) + timedelta(hours=hours_to_deadline)
     settings = dict(settings, timezone="UTC", deadline=deadline.strftime("%Y-%m-%d %H:%M"),
                     **{"turn length (hours)": 24})

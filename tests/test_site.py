@@ -22,7 +22,7 @@ from sheetmaster.app.report import player_report
 from sheetmaster.app.runs import Mode, run_turn
 from sheetmaster.app.site import sheet_record, workbook_record
 from sheetmaster.app.site.pages import ASSETS, CHART_JS, CHART_JS_SHA256, CHART_JS_VERSION
-from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.builder import build_state, example_game
 from sheetmaster.kit.fairness import read_secret
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.stores.xlsx_layout import write_new_workbook
@@ -200,7 +200,7 @@ def hostile_game(folder: Path) -> Path:
     """The claims example with Avalon renamed into markup and orders naming markup, a turn
     resolved, and its site (returned)."""
     ruleset = rules.get("claims")
-    tables, orders, settings = ruleset.example()
+    tables, orders, settings = example_game(ruleset)
 
     def swap(row: dict) -> dict:
         return {k: v.replace("Avalon", HOSTILE) if isinstance(v, str) else v

@@ -85,8 +85,13 @@ class Ruleset:
     build_world: Callable[[Any, Problems], Any]
     #: the "how to write orders" text, one paragraph per line.
     howto: tuple[str, ...] = ()
-    #: () -> (tables, orders, settings) of a small playable example game.
+    #: () -> (tables, orders, settings) of a small playable example game (take it through
+    #: :func:`sheetmaster.engine.builder.example_game`, which plays its setup turn if it has one).
     example: Callable[[], tuple[dict, list, dict]] | None = None
+    #: an example laid out before its setup turn (turn 0): its tables after the setup turn ->
+    #: (orders, settings) of its first turn. The engine resolves the setup turn in between, so
+    #: the example is what a GM gets from the blank game and one resolve.
+    example_after_setup: Callable[[dict[str, list[dict]]], tuple[list, dict]] | None = None
     #: the ruleset's own Game-tab settings.
     settings: tuple[Setting, ...] = ()
     calendar: Calendar = PLAIN

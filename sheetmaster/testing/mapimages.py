@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 
 from sheetmaster.app.maps.colours import RGB
 from sheetmaster.app.maps.marks import font
+from sheetmaster.engine.builder import example_game
 
 SEA: RGB = (158, 196, 222)
 BORDER: RGB = (52, 48, 44)
@@ -129,7 +130,7 @@ def example_key_image(ruleset_name: str) -> Image.Image:
     from sheetmaster.kit.schema import Problems
 
     ruleset = rules.get(ruleset_name)
-    tables, orders, settings = ruleset.example()  # type: ignore[misc]
+    tables, orders, settings = example_game(ruleset)
     state = prepare(ruleset, build_state(ruleset, tables, orders, settings=settings)).state
     problems = Problems()
     data = read_map(ruleset, state, problems)

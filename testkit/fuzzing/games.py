@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.builder import build_state, example_game
 from sheetmaster.kit.model import GameState
 from sheetmaster.kit.ruleset import Ruleset
 from sheetmaster.kit.tabs import GAME_TAB, ORDERS_TAB
@@ -33,7 +33,7 @@ def example_or_blank_game(ruleset: Ruleset, ch: Chooser) -> GameSpec:
     """The fallback game of a ruleset that registers no generator."""
     if ruleset.example is None:
         return GameSpec({})
-    tables, _, settings = ruleset.example()
+    tables, _, settings = example_game(ruleset)
     return GameSpec(tables, dict(settings), turn=ch.integer(1, 3))
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from sheetmaster import rules
 from sheetmaster.app.commands.options import sheet_options, sheet_store
 from sheetmaster.app.exits import Exit, UsageError
-from sheetmaster.engine.builder import build_state
+from sheetmaster.engine.builder import build_state, example_game
 from sheetmaster.kit import fairness, values
 from sheetmaster.kit.tabs import DICE_COMMITMENT
 from sheetmaster.stores.xlsx_layout import write_new_workbook
@@ -51,7 +51,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     if args.example:
         if ruleset.example is None:
             raise UsageError(f"the {ruleset.name} ruleset has no example game")
-        tables, orders, settings = ruleset.example()
+        tables, orders, settings = example_game(ruleset)
         turn = 2 if any(r.get("turn") for r in tables.get("War results", [])) else 1
         # An example's dice secret is public (it is in the ruleset's code): fine for a try.
         settings = dict(settings)

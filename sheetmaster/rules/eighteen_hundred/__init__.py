@@ -2,10 +2,10 @@
 
 from dataclasses import replace
 
-from .example import example_game
+from .example import example_game, first_round
 from .ruleset import RULESET as _RULES
 
 #: the ruleset, with its example game (which is played by the rules themselves)
-RULESET = replace(_RULES, example=example_game)
+RULESET = replace(_RULES, example=example_game, example_after_setup=first_round)
 
 __all__ = ["RULESET"]

@@ -11,13 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheetmaster.engine.builder import build_state
-from sheetmaster.engine.turn import resolve
-from sheetmaster.kit import EXAMPLE_SECRET, values
+from sheetmaster.kit import EXAMPLE_SECRET
 
 from .example_cards import CATALOGUE
 from .example_map import ROUTES, STARTS, provinces
-from .ruleset import RULESET
 
 GAME = ("Example: 1800 on four standard starts (the map, the card catalogue and the trade "
         "routes are the example's own, not the rulebook's)")
@@ -43,22 +40,18 @@ def before_setup() -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any]]:
 
 
 def example_game() -> tuple[dict[str, list[dict[str, Any]]], list[dict[str, Any]], dict]:
-    """(tables, orders, settings): the game after its setup turn, with round 1's picks."""
+    """(tables, orders, settings): the game before its setup turn, which the engine resolves
+    (:func:`sheetmaster.engine.builder.example_game`) before :func:`first_round`."""
     tables, settings = before_setup()
-    secret = settings.pop("seed")
-    setup = resolve(RULESET, build_state(RULESET, tables, [], turn=0, settings=settings),
-                    secret=secret)
-    after = {tab: _records(df) for tab, df in setup.after.tables.items()
-             if tab not in ("Game", "Orders")}
+    return tables, [], settings
+
+
+def first_round(after: dict[str, list[dict[str, Any]]]) -> tuple[list[dict[str, Any]], dict]:
+    """Round 1's draft picks, from the cards the setup turn laid face up, and the settings of
+    the turn after setup."""
     face_up = [r["card"] for r in after["Rows"] if r.get("row") == "draft"]
     picks = {"Prussia": face_up[:2], "Austria": [face_up[0], face_up[2]],
              "Great Britain": face_up[3:]}
     orders = [{"player": nation, "order": "pick", "card": card}
               for nation, cards in picks.items() for card in cards]
-    return after, orders, {"game": GAME, "seed": secret, "turn": 1, "round": 1,
-                           "stage": "draft"}
-
-
-def _records(df) -> list[dict[str, Any]]:
-    return [{k: v for k, v in record.items() if not values.is_blank(v)}
-            for record in df.to_dict("records")]
+    return orders, {"game": GAME, "turn": 1, "round": 1, "stage": "draft"}

@@ -34,6 +34,7 @@ from sheetmaster.kit.entities import (
     check_unique,
     key_lookups,
     load_rows,
+    write_back,
 )
 from sheetmaster.kit.fairness import (
     HOW_TO_SET,
@@ -379,7 +380,8 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
         ordered = in_sheet_order([*parsed.rejected, *chain.from_iterable(
             batch.results(private.get(batch.kind, False)) for batch in batches.values())])
         after_tables = dict(state.tables)
-        after_tables.update(prepared.world.to_tables(state))
+        after_tables.update(write_back(prepared.world, state, ruleset.written)
+                            if ruleset.written else prepared.world.to_tables(state))
         after_tables.update(prepared.lasting.to_tables(state))
         after_tables[ORDERS_TAB] = orders_after(
             state.tables[ORDERS_TAB], orders_tab_results(state, ordered),

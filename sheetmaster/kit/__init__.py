@@ -36,7 +36,7 @@ from sheetmaster.kit.calendar import (
     on_setup,
 )
 from sheetmaster.kit.decisions import GM, Decision
-from sheetmaster.kit.entities import a, write_rows
+from sheetmaster.kit.entities import WrittenTab, a, write_rows
 from sheetmaster.kit.fairness import EXAMPLE_SECRET, SECRET_ENV, SECRET_SUFFIX
 from sheetmaster.kit.mapgraph import CANAL, COAST, LAND, PORT, RAIL, SEA, WATERWAY, MapGraph
 from sheetmaster.kit.mapspec import MapSpec, Units
@@ -68,8 +68,8 @@ __all__ = [
     "Cycle", "Date", "Decision", "Event", "Field", "GameState", "Kind", "Lines", "MapGraph",
     "MapSpec", "MissingSetting", "Names", "Order", "OrderBatch", "OrderKind", "Phase",
     "PostingOrder", "Problem", "Problems", "Reason", "RejectedRow", "Ruleset", "SeatOrder",
-    "SecretNeeded", "Setting", "Status", "Table", "Timer", "TurnOrder", "Units", "World", "a",
-    "data_text", "first_round_of_era", "from_dealers_left", "in_seasons", "in_stages",
-    "is_sealed", "lookup_name", "on_setup", "parse_data", "reasons", "round_robin", "seal",
-    "sealed_width", "unseal", "values", "write_rows",
+    "SecretNeeded", "Setting", "Status", "Table", "Timer", "TurnOrder", "Units", "World",
+    "WrittenTab", "a", "data_text", "first_round_of_era", "from_dealers_left", "in_seasons",
+    "in_stages", "is_sealed", "lookup_name", "on_setup", "parse_data", "reasons",
+    "round_robin", "seal", "sealed_width", "unseal", "values", "write_rows",
 ]

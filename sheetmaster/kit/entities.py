@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import dataclasses
 import operator
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 import pandas as pd
 
 from sheetmaster.kit import values
 from sheetmaster.kit.both_sides import check_both_sides
 from sheetmaster.kit.decisions import GM
+from sheetmaster.kit.model import GameState
 from sheetmaster.kit.schema import (
     TEXT_KINDS,
     Column,
@@ -297,5 +299,36 @@ def write_rows(table: Table, before: pd.DataFrame, objects: list[Any],
     return grown
 
 
-__all__ = ["a", "check_both_sides", "check_not_gm", "check_unique", "key_lookups", "load_rows",
-           "write_rows"]
+#: a ruleset's world, as its written tabs read it
+W = TypeVar("W")
+
+
+@dataclass(frozen=True)
+class WrittenTab(Generic[W]):
+    """A tab sheetmaster writes back after every turn, declared once beside the world.
+
+    ``rows`` gives the tab's rows as the world keeps them (a row whose ``row`` is 0 is new
+    and goes at the bottom); ``columns``, given the world and those rows, the columns the
+    world derives rather than keeps on a row (one value a row, e.g. a nation's province
+    count). The owned columns are written from the rows' fields, the GM's columns and rows
+    kept as they were (:func:`write_rows`).
+    """
+
+    table: Table
+    rows: Callable[[W], Iterable[Any]]
+    columns: Callable[[W, list[Any]], Mapping[str, list[Any]]] | None = None
+
+
+def write_back(world: W, before: GameState, tabs: Sequence[WrittenTab[W]]
+               ) -> dict[str, pd.DataFrame]:
+    """Every written tab after the turn, from the world (see :class:`WrittenTab`)."""
+    out: dict[str, pd.DataFrame] = {}
+    for tab in tabs:
+        rows = list(tab.rows(world))
+        derived = tab.columns(world, rows) if tab.columns is not None else None
+        out[tab.table.tab] = write_rows(tab.table, before.tables[tab.table.tab], rows, derived)
+    return out
+
+
+__all__ = ["WrittenTab", "a", "check_both_sides", "check_not_gm", "check_unique", "key_lookups",
+           "load_rows", "write_back", "write_rows"]

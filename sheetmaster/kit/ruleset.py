@@ -20,6 +20,7 @@ from sheetmaster.kit.calendar import PLAIN, Calendar, Date
 from sheetmaster.kit.decisions import ANSWER_COLUMNS, ANSWER_KIND, Decisions
 from sheetmaster.kit.decks import Deck
 from sheetmaster.kit.dice import Dice
+from sheetmaster.kit.entities import WrittenTab
 from sheetmaster.kit.lasting import ENGINE_KINDS, USE_DECISIONS, Lasting
 from sheetmaster.kit.lasting import TABLES as LASTING_TABLES
 from sheetmaster.kit.mapspec import MapSpec, map_slips, with_map_columns
@@ -88,6 +89,9 @@ class Ruleset:
     #: () -> (tables, orders, settings) of a small playable example game (take it through
     #: :func:`sheetmaster.engine.builder.example_game`, which plays its setup turn if it has one).
     example: Callable[[], tuple[dict, list, dict]] | None = None
+    #: the tabs written back after every turn, from the world (see
+    #: :class:`~sheetmaster.kit.entities.WrittenTab`); each one a tab of :attr:`tables`.
+    written: tuple[WrittenTab, ...] = ()
     #: an example laid out before its setup turn (turn 0): its tables after the setup turn ->
     #: (orders, settings) of its first turn. The engine resolves the setup turn in between, so
     #: the example is what a GM gets from the blank game and one resolve.
@@ -175,6 +179,8 @@ def check_ruleset(ruleset: Ruleset) -> None:
             if col.kind in (Kind.REF, Kind.REFS) and col.ref and col.ref not in tabs:
                 slips.append(f"tab {table.tab}, column '{col.name}' names tab '{col.ref}', "
                              f"which the ruleset does not declare")
+    slips += [f"tab {w.table.tab} is written back but is not one of the ruleset's tabs"
+              for w in ruleset.written if w.table.tab not in tabs]
     declared = {s.name for s in ruleset.all_settings()}
     for phase in ruleset.phases:
         for name in phase.settings:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sheetmaster.kit import LAND, WATERWAY, MapSpec, Phase, Ruleset
 
 from .example import example_game
+from .load import WRITTEN, build_world
 from .orders import (
     ACCEPT,
     BUILD,
@@ -26,8 +27,8 @@ from .phases.income import INCOME_RULE, collect_income
 from .phases.supply import SUPPLY_RULE, pay_upkeep_and_reset_resources
 from .phases.transfers import TRANSFER_RULE, resolve_transfers
 from .phases.wars import WAR_RULE, resolve_wars
+from .settings import SETTINGS
 from .tables import TABLES
-from .world import build_world
 
 HOWTO = (
     "Write one order a row in the Orders tab, earliest first: the rows are read top to "
@@ -64,6 +65,8 @@ RULESET = Ruleset(
         Phase("G", "Armies are built", build_armies, BUILD_RULE, orders=(BUILD,)),
     ),
     build_world=build_world,
+    written=WRITTEN,
+    settings=SETTINGS,
     howto=HOWTO,
     example=example_game,
     map=MAP,

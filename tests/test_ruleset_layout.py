@@ -42,7 +42,7 @@ def top_level(name: str) -> set[str]:
 @pytest.mark.parametrize("name", LAID_OUT)
 def test_the_ruleset_has_the_one_layout(name: str):
     found = top_level(name)
-    assert REQUIRED <= found, f"missing: {sorted(REQUIRED - found)}"
+    assert not REQUIRED - found, f"missing: {sorted(REQUIRED - found)}"
     assert len(found & EXAMPLE) == 1, "one example: example.py or example/"
     assert found <= REQUIRED | OPTIONAL | EXAMPLE, (
         f"not in the layout (rule logic goes under phases/): "

@@ -76,3 +76,29 @@ def test_a_phase_reads_only_the_settings_it_declares():
     undeclared = ruleset(Phase("p", "pay", pay_toll, orders=("pay",)), settings=(TOLL,))
     with pytest.raises(RulesetError, match="reads setting 'toll' it does not declare"):
         play(undeclared, [{"player": "Stark", "order": "pay", "amount": 1}], toll=1)
+
+
+def test_every_blank_setting_a_turn_needs_is_named_at_once():
+    """Issue 29.6: a turn that needs blank settings names them all, with tab, row and what
+    needs each, not only the first (the GM fills them in once, not once per resolve)."""
+    def toll_then_price(ctx) -> None:
+        pay_toll(ctx)
+        price(ctx)
+
+    rules = ruleset(Phase("p", "pay then price", toll_then_price, orders=("pay",),
+                          settings=("toll",)), settings=(TOLL, CHANCE), tables=(COSTS,))
+    with pytest.raises(StateError) as caught:
+        play(rules, [{"player": "Stark", "order": "pay", "amount": 1}],
+             tables={"Costs": [{"unit type": "Infantry", "tech level": 2}]})
+    problems = [str(p) for p in caught.value.problems]
+    assert len(problems) == 2, problems
+    assert "tab 'Game', row" in problems[0] and "setting 'toll' is blank" in problems[0]
+    assert problems[1].startswith("tab 'Costs', row 2, column 'cost': is blank, and this turn "
+                                  "needs it (unit type Infantry, tech level 2)")
+
+
+def test_a_turn_that_needs_one_blank_setting_names_only_that_one():
+    with pytest.raises(StateError) as caught:
+        play(toll_rules(), [{"player": "Stark", "order": "pay", "amount": 1},
+                            {"player": "Stark", "order": "pay", "amount": 2}])
+    assert len(caught.value.problems) == 1

@@ -6,6 +6,7 @@ that on either side of it.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -62,6 +63,7 @@ from sheetmaster.kit.schema import (
 )
 from sheetmaster.kit.settings import (
     MissingSetting,
+    Probe,
     Settings,
     SettingsTable,
     check_keys,
@@ -316,7 +318,27 @@ def resolve(ruleset: Ruleset, raw: GameState, *, seed: int | None = None,
     given no result (``check`` answers without the private orders a reader may not know).
     """
     with collector.paused():
-        return _resolve(ruleset, raw, seed, dice, secret, now, notes_before, left_out)
+        try:
+            return _resolve(ruleset, raw, seed, dice, secret, now, notes_before, left_out)
+        except MissingSetting as first:
+            raise StateError(_every_missing_setting(
+                first.problem, ruleset, raw, seed, dice, secret, now, left_out)) from None
+
+
+def _every_missing_setting(first: Problem, ruleset: Ruleset, raw: GameState, seed: int | None,
+                           dice: Dice | None, secret: str | None, now: datetime | None,
+                           left_out: Collection[int]) -> list[Problem]:
+    """Every blank setting the turn needs, not only the first one it stopped at: the turn
+    run again in memory with a :class:`~sheetmaster.kit.settings.Probe` (scripted ``dice``
+    cannot be rolled twice: then the first alone)."""
+    if dice is not None:
+        return [first]
+    probe = Probe()
+    # a stand-in may lead the probed turn astray: what it found so far is kept
+    with contextlib.suppress(Exception):
+        _resolve(ruleset, raw, seed, None, secret, now, False, left_out, probe)
+    where = (first.tab, first.row, first.column)
+    return [first, *(p for p in probe.problems if (p.tab, p.row, p.column) != where)]
 
 
 def private_notes(world: Any) -> dict[str, list[str]]:
@@ -327,9 +349,13 @@ def private_notes(world: Any) -> dict[str, list[str]]:
 
 
 def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | None,
-             secret: str | None, now: datetime | None,
-             notes_before: bool = False, left_out: Collection[int] = ()) -> TurnResult:
+             secret: str | None, now: datetime | None, notes_before: bool = False,
+             left_out: Collection[int] = (), probe: Probe | None = None) -> TurnResult:
     prepared = prepare(ruleset, raw, secret)
+    if probe is not None:
+        prepared.settings.probe = probe
+        for table in prepared.settings_tables.values():
+            table.probe = probe
     before = private_notes(prepared.world) if notes_before else None
     state = prepared.state
     turn = state.turn
@@ -363,10 +389,7 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
         if ctx.decisions is not None:
             for order in ctx.orders(ANSWER):
                 ctx.decisions.answer(ctx, order)
-        try:
-            _run_phases(ruleset, ctx)
-        except MissingSetting as exc:
-            raise StateError([exc.problem]) from None
+        _run_phases(ruleset, ctx)
         idle = {kind for phase in ruleset.phases if not phase.runs_on(date)
                 for kind in phase.orders}
         for batch in batches.values():

@@ -27,8 +27,8 @@ from sheetmaster.kit.mapspec import MapSpec, map_slips, with_map_columns
 from sheetmaster.kit.model import PUBLIC, Event, GameState, Order, OrderResult, Status
 from sheetmaster.kit.order_batch import OrderBatch
 from sheetmaster.kit.orders import OrderKind, RejectedRow
-from sheetmaster.kit.schema import Column, Kind, Problems, Table
-from sheetmaster.kit.settings import Setting, Settings, SettingsTable, setting_rows
+from sheetmaster.kit.schema import Column, Kind, Problem, Problems, Table
+from sheetmaster.kit.settings import MissingSetting, Setting, Settings, SettingsTable, setting_rows
 from sheetmaster.kit.timers import Timers
 from sheetmaster.kit.turn_order import GLOBAL, TurnOrder
 
@@ -328,6 +328,15 @@ class Context:
                                f"declare in Phase(settings=...)")
         assert self._settings is not None
         return self._settings.get(name)
+
+    def require(self, problem: Problem, column: Column | None = None) -> Any:
+        """A value this turn needs is missing (``problem`` says where and why): the turn stops
+        naming it, as a blank setting stops it; a turn run again to list every missing
+        setting notes it and goes on with a stand-in of ``column``'s kind."""
+        assert self._settings is not None
+        if self._settings.probe is not None:
+            return self._settings.probe.missing(problem, column)
+        raise MissingSetting(problem)
 
     def settings_table(self, tab: str) -> SettingsTable:
         """A GM data tab of settings (e.g. costs by unit type and tech level)."""

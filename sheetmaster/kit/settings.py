@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import pandas as pd
@@ -59,6 +60,36 @@ class MissingSetting(Exception):
         super().__init__(str(problem))
 
 
+class Probe:
+    """Every setting a turn needs that is blank, found in one run: a turn that stopped at the
+    first one is run again in memory with a probe, which notes each missing setting and gives
+    the phase a stand-in (1 for a number, the first choice, no) so that it goes on to the next
+    one. The probed turn is thrown away; only the list is kept. A stand-in may lead a phase
+    down another path than the real value will, so a later run may still ask for one more."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def missing(self, problem: Problem, column: Column | None) -> Any:
+        if problem not in self.problems:
+            self.problems.append(problem)
+        return stand_in(column)
+
+
+def stand_in(column: Column | None) -> Any:
+    """A value of the column's kind for a probed turn to go on with (see :class:`Probe`)."""
+    kind = column.kind if column is not None else Kind.TEXT
+    if kind is Kind.DECIMAL:
+        return Decimal(1)
+    if kind in (Kind.WHOLE, Kind.INTEGER):
+        return 1
+    if kind is Kind.FLAG:
+        return False
+    if kind is Kind.CHOICE and column is not None and column.choices:
+        return column.choices[0]
+    return "?"
+
+
 def read_settings(declared: Iterable[Setting], meta: Mapping[str, Any],
                   problems: Problems) -> Settings:
     """The declared settings, typed, from the Game tab's values (``meta``)."""
@@ -88,6 +119,8 @@ class Settings:
         self._declared = declared
         self._typed = dict(typed)
         self._rows = rows
+        #: set on a turn run again to list every missing setting (see :class:`Probe`)
+        self.probe: Probe | None = None
 
     def __contains__(self, name: str) -> bool:
         return values.fold(name) in self._declared
@@ -100,10 +133,13 @@ class Settings:
         if value is None or value == "":
             setting = self._declared[key]
             where = "its row" if key in self._rows else "a row for it"
-            raise MissingSetting(Problem(
+            problem = Problem(
                 GAME_TAB, self._rows.get(key), "value",
                 f"setting '{setting.name}' is blank, and this turn needs it ({setting.help}); "
-                f"fill in {where} in the Game tab"))
+                f"fill in {where} in the Game tab")
+            if self.probe is not None:
+                return self.probe.missing(problem, setting.column())
+            raise MissingSetting(problem)
         return value
 
     def given(self, name: str) -> bool:
@@ -122,6 +158,8 @@ class SettingsTable:
     def __init__(self, table: Table, frame: pd.DataFrame) -> None:
         self.table = table
         self.keys = table.keys or ((table.key,) if table.key else ())
+        #: set on a turn run again to list every missing setting (see :class:`Probe`)
+        self.probe: Probe | None = None
         self._rows: dict[tuple[str, ...], tuple[int, dict[str, Any]]] = {}
         for row, record in zip(frame.index.tolist(), frame.to_dict("records")):
             key = tuple(values.fold(values.text(record.get(k))) for k in self.keys)
@@ -134,14 +172,20 @@ class SettingsTable:
         found = self._rows.get(self._key(key))
         shown = ", ".join(f"{k} {values.text(v)}" for k, v in zip(self.keys, key))
         if found is None:
-            raise MissingSetting(Problem(self.table.tab, None, None,
-                                         f"this turn needs a row for {shown}; add one"))
+            return self._missing(Problem(self.table.tab, None, None,
+                                         f"this turn needs a row for {shown}; add one"), column)
         row, record = found
         value = record.get(column)
         if value is None or (isinstance(value, str) and not value):
-            raise MissingSetting(Problem(self.table.tab, row, column,
-                                         f"is blank, and this turn needs it ({shown})"))
+            return self._missing(Problem(self.table.tab, row, column,
+                                         f"is blank, and this turn needs it ({shown})"), column)
         return value
+
+    def _missing(self, problem: Problem, column: str) -> Any:
+        if self.probe is None:
+            raise MissingSetting(problem)
+        return self.probe.missing(problem, next((c for c in self.table.columns
+                                                 if c.name == column), None))
 
     def _key(self, key: tuple) -> tuple[str, ...]:
         if len(key) != len(self.keys):

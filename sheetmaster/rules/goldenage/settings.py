@@ -203,9 +203,10 @@ def _number(ctx: Context, item: str, level: int, column: str) -> Any:
                 raise MissingSetting(Problem(
                     exc.problem.tab, exc.problem.row, exc.problem.column,
                     f"is blank, and this turn needs it ({item} at {which})")) from None
-    raise MissingSetting(Problem(SETTINGS_TAB.tab, None, None, f"this turn needs a row for "
-                                 f"{item} at level {level} (or one with a blank level for "
-                                 f"every level); add it"))
+    return ctx.require(Problem(SETTINGS_TAB.tab, None, None, f"this turn needs a row for "
+                               f"{item} at level {level} (or one with a blank level for "
+                               f"every level); add it"),
+                       next((c for c in SETTINGS_TAB.columns if c.name == column), None))
 
 
 def has_number(ctx: Context, item: str, level: int, column: str) -> bool:

@@ -121,6 +121,8 @@ class Timers:
     emit: Callable[..., None] = field(repr=False, default=lambda *a, **k: None)
     #: the timers this turn has counted down (a pause this turn gives the count back).
     _counted: set[str] = field(default_factory=set, repr=False)
+    #: the highest timer number given so far (found once, then counted on: issue 26.1)
+    _last_id: int | None = field(default=None, repr=False)
 
     def count_down(self) -> None:
         """The start of a turn: every running timer started before it is one turn nearer."""
@@ -207,5 +209,10 @@ class Timers:
         return self.rows
 
     def _next_id(self) -> str:
-        numbers = [int(t.id[1:]) for t in self.rows if t.id[1:].isdigit()]
-        return f"T{max(numbers, default=0) + 1}"
+        """T1, T2...: one more than the highest number in the tab (scanned once a turn, not
+        once a new timer: a turn starting thousands of processes stays linear)."""
+        if self._last_id is None:
+            self._last_id = max((int(t.id[1:]) for t in self.rows if t.id[1:].isdigit()),
+                                default=0)
+        self._last_id += 1
+        return f"T{self._last_id}"

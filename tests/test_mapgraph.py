@@ -84,3 +84,26 @@ def test_connectivity_to_a_capital_through_owned_provinces_and_components():
     assert graph.connected("Lyon", [LAND], through=owned.__contains__) == set()
     assert graph.components(["Paris", "Milan", "Brest", "Venice"], [LAND]) == \
         [["Paris", "Brest"], ["Milan", "Venice"]]
+
+
+def test_distances_from_several_starts_count_to_the_nearest():
+    graph = europe()
+    assert graph.distances(["Paris", "Venice"], [LAND]) == \
+        {"Paris": 0, "Venice": 0, "Lyon": 1, "Brest": 1, "Milan": 1}
+    assert graph.distances(("Brest", "Venice"), [LAND], limit=1) == \
+        {"Brest": 0, "Venice": 0, "Paris": 1, "Milan": 1}
+    assert graph.distances(["Biscay", "Biscay"], [SEA]) == {"Biscay": 0, "Med": 1}
+    assert graph.distances([], [LAND]) == {}
+    assert graph.distances(["Paris"], [RAIL]) == graph.distances("Paris", [RAIL])
+
+
+def test_distances_enter_only_allowed_nodes_but_starts_are_exempt():
+    graph = europe()
+    closed = {"Med"}
+    assert graph.distances(["Biscay"], [SEA, CANAL], enter=lambda z: z not in closed) == \
+        {"Biscay": 0}  # the closed zone is not reached at all, so not beyond it either
+    assert graph.distances(["Biscay"], [SEA, CANAL], through=lambda z: z not in closed) == \
+        {"Biscay": 0, "Med": 1}  # reached, not passed through
+    assert graph.distances(["Med", "Venice"], [SEA, CANAL, LAND],
+                           enter=lambda z: z not in closed | {"Adriatic"}) == \
+        {"Med": 0, "Venice": 0, "Biscay": 1, "Milan": 1, "Lyon": 2, "Paris": 3, "Brest": 4}

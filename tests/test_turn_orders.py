@@ -4,9 +4,12 @@ adjudication where one order's outcome depends on another's (with a `blocked` ou
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from toy import play, recorder, ruleset, traces
 
+from sheetmaster.kit.adjudication import Adjudicator, Cycle
 from sheetmaster.kit.model import Status
 from sheetmaster.kit.ruleset import Phase
 from sheetmaster.kit.settings import Setting
@@ -17,7 +20,6 @@ from sheetmaster.kit.turn_order import (
     from_dealers_left,
     round_robin,
 )
-from sheetmaster.rules.common import land_moves as lm
 
 ORDERS = [{"player": "Tully", "order": "pay", "amount": 1},
           {"player": "Arryn", "order": "pay", "amount": 2},
@@ -60,46 +62,45 @@ def test_from_dealers_left_and_round_robin_passes():
 # -- simultaneous adjudication ------------------------------------------------------------
 
 def adjudicate_moves(ctx) -> None:
-    """Every unit's order at once: moves, holds, supports and cuts, as land_moves rules them.
-    An order another order stopped is 'blocked'; an order that names no unit of the player's
-    is 'rejected'."""
+    """Every move at once, on the Adjudicator: a unit enters a land no other unit moves into
+    and whose unit, if any, leaves; a rotation of three or more moves, a swap does not. An
+    order another order stopped is 'blocked'; an order that names no unit of the player's,
+    or a land not next to it, is 'rejected'."""
     world = ctx.world
-    given: dict[str, tuple] = {}
-    for order in ctx.orders("hold", "move", "support", "cut"):
+    moves: dict[str, tuple] = {}
+    for order in ctx.orders("hold", "move"):
         unit = world.unit(order.fields["unit"])
-        if unit is None or unit.owner != order.player or unit.name in given:
+        if unit is None or unit.owner != order.player or unit.name in moves:
             ctx.resolve(order, Status.REJECTED, "not a unit of yours, or ordered twice")
-            continue
-        given[unit.name] = (order, _land_order(order, unit))
-    idle = [lm.hold(u.name, u.owner, u.at) for u in world.units if u.name not in given]
-    outcomes = lm.adjudicate([land for _, land in given.values()] + idle,
-                             lambda a, b: b in world.lands[a].borders)
-    for unit in world.units:
-        outcome = outcomes[unit.name]
-        if unit.name in given:
-            order = given[unit.name][0]
-            ctx.resolve(order, Status.APPLIED if outcome.succeeded else Status.BLOCKED,
-                        outcome.reason)
-        unit.at = outcome.ends_at
-        if outcome.dislodged:
-            ctx.emit(unit.owner, "dislodged", f"{unit.name} dislodged in {unit.at}")
+        elif order.kind == "hold":
+            ctx.resolve(order, Status.APPLIED, "held")
+        elif order.fields["to"] not in world.lands[unit.at].borders:
+            ctx.resolve(order, Status.REJECTED, f"{order.fields['to']} is not next to it")
+        else:
+            moves[unit.name] = (order, unit, order.fields["to"])
+    standing = {u.at: u.name for u in world.units}
+    rivals = Counter(to for _, _, to in moves.values())
 
+    def enters(name: str, adj: Adjudicator[str]) -> bool:
+        ahead = standing.get(moves[name][2])
+        return rivals[moves[name][2]] == 1 and (ahead is None or
+                                                (ahead in moves and adj.resolve(ahead)))
 
-def _land_order(order, unit) -> lm.LandOrder:
-    f, args = order.fields, (unit.name, unit.owner, unit.at)
-    if order.kind == "move":
-        return lm.move(*args, f["to"])
-    if order.kind == "cut":
-        return lm.cut(*args, f["to"])
-    if order.kind == "support":
-        return lm.support_move(*args, f["of"], f["to"]) if f["to"] else \
-            lm.support_hold(*args, f["of"])
-    return lm.hold(*args)
+    def backup(cycle: Cycle[str]) -> dict[str, bool]:
+        return dict.fromkeys(cycle.keys, len(cycle.keys) > 2)
+
+    for name, moved in Adjudicator(enters, backup).run(moves).items():
+        order, unit, to = moves[name]
+        if moved:
+            ctx.resolve(order, Status.APPLIED, f"moved to {to}")
+            unit.at = to
+        else:
+            ctx.resolve(order, Status.BLOCKED, f"bounced: {to} was not left free")
 
 
 def moves_ruleset():
     return ruleset(Phase("m", "movement", adjudicate_moves, order=SIMULTANEOUS,
-                         orders=("hold", "move", "support", "cut")))
+                         orders=("hold", "move")))
 
 
 def units(*rows: tuple[str, str, str]) -> dict:
@@ -128,28 +129,30 @@ def test_equal_moves_into_one_land_bounce_and_both_are_blocked():
     assert where(result) == {"S1": "A", "A1": "C"}
 
 
-def test_a_supported_attack_dislodges_a_lone_defender():
+def test_a_move_follows_a_unit_that_leaves_but_not_one_that_stays():
     result = play(moves_ruleset(), [
         {"player": "Stark", "order": "move", "unit": "S1", "to": "B"},
-        {"player": "Stark", "order": "support", "unit": "S2", "of": "A", "to": "B"},
-    ], tables=units(("S1", "Stark", "A"), ("S2", "Stark", "F"), ("T1", "Tully", "B")))
-    assert [r.status for r in result.results] == [Status.APPLIED, Status.APPLIED]
-    assert "dislodging T1" in result.results[0].reason
-    assert where(result)["S1"] == "B"
-    assert any(e.kind == "dislodged" and e.player == "Tully" for e in result.events)
+        {"player": "Tully", "order": "move", "unit": "T1", "to": "C"},
+        {"player": "Arryn", "order": "move", "unit": "A1", "to": "E"},
+        {"player": "Tyrell", "order": "hold", "unit": "Y1"},
+    ], tables=units(("S1", "Stark", "A"), ("T1", "Tully", "B"), ("A1", "Arryn", "D"),
+                    ("Y1", "Tyrell", "E")))
+    assert [r.status for r in result.results] == [Status.APPLIED, Status.APPLIED,
+                                                  Status.REJECTED, Status.APPLIED]
+    assert where(result) == {"S1": "B", "T1": "C", "A1": "D", "Y1": "E"}
 
 
-def test_a_cut_support_leaves_the_attack_bounced():
+def test_a_bounce_at_the_head_of_a_chain_blocks_every_move_behind_it():
     result = play(moves_ruleset(), [
         {"player": "Stark", "order": "move", "unit": "S1", "to": "B"},
-        {"player": "Stark", "order": "support", "unit": "S2", "of": "A", "to": "B"},
-        {"player": "Arryn", "order": "cut", "unit": "A1", "to": "F"},
-    ], tables=units(("S1", "Stark", "A"), ("S2", "Stark", "F"), ("T1", "Tully", "B"),
-                    ("A1", "Arryn", "C")))
-    assert [r.status for r in result.results] == [Status.BLOCKED, Status.BLOCKED,
-                                                  Status.APPLIED]
-    assert "support cut" in result.results[1].reason
-    assert where(result) == {"S1": "A", "S2": "F", "T1": "B", "A1": "C"}
+        {"player": "Tully", "order": "move", "unit": "T1", "to": "C"},
+        {"player": "Arryn", "order": "move", "unit": "A1", "to": "C"},
+        {"player": "Tyrell", "order": "move", "unit": "Y1", "to": "A"},
+    ], tables=units(("S1", "Stark", "A"), ("T1", "Tully", "B"), ("A1", "Arryn", "D"),
+                    ("Y1", "Tyrell", "E")))
+    assert [r.status for r in result.results] == [Status.BLOCKED] * 4
+    assert result.results[0].reason == "bounced: B was not left free"
+    assert where(result) == {"S1": "A", "T1": "B", "A1": "D", "Y1": "E"}
 
 
 def test_a_three_way_rotation_moves_every_unit():
@@ -164,7 +167,7 @@ def test_a_three_way_rotation_moves_every_unit():
     assert where(result) == {"S1": "B", "T1": "F", "A1": "A"}
 
 
-def test_a_swap_without_support_bounces_head_on():
+def test_a_swap_bounces_head_on():
     result = play(moves_ruleset(), [
         {"player": "Stark", "order": "move", "unit": "S1", "to": "B"},
         {"player": "Tully", "order": "move", "unit": "T1", "to": "A"},

@@ -85,22 +85,25 @@ class MapGraph:
     def adjacent(self, a: str, b: str, kinds: Iterable[str] | None = None) -> bool:
         return b in self.neighbours(a, kinds)
 
-    def distances(self, start: str, kinds: Iterable[str] | None = None, *,
-                  through: Passable | None = None, limit: int | None = None) -> dict[str, int]:
-        """Edges needed to reach each node from ``start`` (breadth first). A path may pass
-        only through nodes for which ``through`` is true (its end need not be one); ``limit``
-        bounds the distance."""
+    def distances(self, start: str | Iterable[str], kinds: Iterable[str] | None = None, *,
+                  through: Passable | None = None, enter: Passable | None = None,
+                  limit: int | None = None) -> dict[str, int]:
+        """Edges needed to reach each node from the nearest start (breadth first; ``start``
+        is one node or several, each at 0). A path may enter only nodes for which ``enter``
+        is true and pass only through nodes for which ``through`` is true (its end need not
+        be one); the starts are exempt from both. ``limit`` bounds the distance."""
+        starts = [start] if isinstance(start, str) else list(dict.fromkeys(start))
         kinds = list(self.kinds() if kinds is None else kinds)
-        seen = {start: 0}
-        queue = deque([start])
+        seen = dict.fromkeys(starts, 0)
+        queue = deque(starts)
         while queue:
             node = queue.popleft()
             if limit is not None and seen[node] >= limit:
                 continue
-            if node != start and through is not None and not through(node):
+            if through is not None and seen[node] and not through(node):
                 continue  # reached, but not passed through
             for nxt in self.neighbours(node, kinds):
-                if nxt not in seen:
+                if nxt not in seen and (enter is None or enter(nxt)):
                     seen[nxt] = seen[node] + 1
                     queue.append(nxt)
         return seen

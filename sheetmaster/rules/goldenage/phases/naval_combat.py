@@ -9,8 +9,6 @@ orders which were intended to be performed from the sea zone in which combat occ
 
 from __future__ import annotations
 
-from collections import deque
-
 from sheetmaster.kit import GM_ONLY, SEA, Context, Status
 
 from .. import data
@@ -132,7 +130,8 @@ def _retreat(ctx: Context, ship: Unit, zone: str) -> None:
         ctx.emit(ship.nation, "retreat", f"{ship.name} retreated into the port of "
                                          f"{ports[zone]}")
         return
-    distance = _distances(world, set(ports), ship.nation)
+    distance = world.graph.distances(sorted(ports), [SEA],
+                                     enter=lambda z: not closed(world, z, ship.nation))
     options = [z for z in world.graph.neighbours(zone, [SEA]) if z in distance]
     if not options:
         ctx.emit(ship.nation, "retreat", f"{ship.name} cannot retreat from {zone}: no "
@@ -141,16 +140,3 @@ def _retreat(ctx: Context, ship: Unit, zone: str) -> None:
     best = min(options, key=lambda z: distance[z])
     world.move_ship(ship, best)
     ctx.emit(ship.nation, "retreat", f"{ship.name} retreated from {zone} to {best}")
-
-
-def _distances(world: GoldenWorld, starts: set[str], nation: str) -> dict[str, int]:
-    """Sea-zone steps from each zone to the nearest of ``starts``."""
-    seen = {z: 0 for z in starts}
-    queue = deque(sorted(starts))
-    while queue:
-        zone = queue.popleft()
-        for nxt in world.graph.neighbours(zone, [SEA]):
-            if nxt not in seen and not closed(world, nxt, nation):
-                seen[nxt] = seen[zone] + 1
-                queue.append(nxt)
-    return seen

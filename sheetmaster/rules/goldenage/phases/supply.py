@@ -9,8 +9,6 @@ friendly forces on adjacent coastal provinces). Units removed from play if appli
 
 from __future__ import annotations
 
-from collections import deque
-
 from sheetmaster.kit import SEA, Context, Status
 
 from .. import data
@@ -66,15 +64,8 @@ def _port_distances(world: GoldenWorld, nation: str) -> dict[str, int]:
     """Sea-zone steps from each zone to the zone of the nearest friendly port."""
     starts = {b.sea_zone for b in world.buildings if b.type == data.PORT and
               world.friendly_port(b.province, nation) is not None and not b.blockaded}
-    seen = {z: 0 for z in starts}
-    queue = deque(sorted(starts))
-    while queue:
-        zone = queue.popleft()
-        for nxt in world.graph.neighbours(zone, [SEA]):
-            if nxt not in seen and not closed(world, nxt, nation):
-                seen[nxt] = seen[zone] + 1
-                queue.append(nxt)
-    return seen
+    return world.graph.distances(sorted(starts), [SEA],
+                                 enter=lambda z: not closed(world, z, nation))
 
 
 def _ship_supply(ctx: Context, ship: Unit, distance: dict[str, int]) -> None:

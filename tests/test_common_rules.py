@@ -13,7 +13,7 @@ from sheetmaster.orders import Field, OrderKind
 from sheetmaster.rules.common import agreements
 from sheetmaster.rules.common.modifiers import add_percent, describe, scaled, with_parts
 from sheetmaster.rules.common.ownership import Holdings
-from sheetmaster.rules.common.treasury import pay
+from sheetmaster.rules.common.treasury import Purse, pay
 from sheetmaster.rules.common.upkeep import disband_until_paid, disbanded_count
 from sheetmaster.ruleset import Phase
 from sheetmaster.schema import Column, Kind
@@ -22,7 +22,7 @@ from sheetmaster.schema import Column, Kind
 def buy(ctx) -> None:
     for order in ctx.orders("pay"):
         if pay(ctx, order, ctx.world.realms[order.player], order.fields["amount"],
-               attr="coins"):
+               Purse("coins")):
             ctx.resolve(order, Status.APPLIED, "bought")
 
 

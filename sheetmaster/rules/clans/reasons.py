@@ -7,7 +7,6 @@ NOT_STARTED = Reason("NOT_STARTED", "your clan has not been set up yet")
 TARGET_DESTROYED = Reason("TARGET_DESTROYED", "{clan} was destroyed")
 TARGET_NOT_STARTED = Reason("TARGET_NOT_STARTED", "{clan} has not been set up yet")
 NOT_YOURS = Reason("NOT_YOURS", "{province} is not yours ({owner} holds it)")
-SELF = Reason("SELF", "name another clan, not your own")
 # starting extras
 NO_EXTRAS_LEFT = Reason("NO_EXTRAS_LEFT", "you have taken both starting extras ({extras})")
 TECH_HAS_PREREQUISITE = Reason(

@@ -6,10 +6,7 @@ GONE = Reason("GONE", "{state} is no more ({status})")
 NOT_PLAYED = Reason("NOT_PLAYED", "{state} is a non-player state: the GM gives its orders, in "
                                   "the GM orders tab")
 TARGET_GONE = Reason("TARGET_GONE", "{state} is no more")
-SELF = Reason("SELF", "name another state, not {state} itself")
 NOT_YOURS = Reason("NOT_YOURS", "{province} is not {state}'s ({owner} controls it)")
-NOT_ENOUGH = Reason("NOT_ENOUGH", "not enough to spend: it costs {cost}, {state} has {have} "
-                                  "left this turn")
 TRIBAL = Reason("TRIBAL", "{state} is Tribal: {what}")
 NOT_TRIBAL = Reason("NOT_TRIBAL", "{state} is not Tribal: only Tribal states {what}")
 # spending

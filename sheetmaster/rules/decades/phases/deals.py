@@ -11,6 +11,7 @@ from ..orders import ACCEPT_PROVINCE, ACCEPT_SATELLITE, ALLY, BECOME_SATELLITE, 
 from ..tables import Alliance, State
 from ..turmoil import settle
 from ..world import DecadesWorld, same
+from .common import GUARDS
 
 ALLIANCE_RULE = (
     "Alliances represent a mutual obligation to come to war for one another. [Tribal states] "
@@ -48,7 +49,7 @@ def _cede(ctx: Context, world: DecadesWorld, offer: Order, answer: Order) -> str
     giver, taker = world.states[offer.player], world.states[answer.player]
     province = world.provinces[offer.fields["province"]]
     if giver is taker:
-        return "!" + reasons.SELF.say(state=giver.name)
+        return "!" + GUARDS.itself(giver)
     if province.owner != giver.name:
         return "!" + reasons.NOT_YOURS.say(province=province.name, state=giver.name,
                                            owner=province.owner)

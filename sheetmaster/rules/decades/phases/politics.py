@@ -10,7 +10,7 @@ from sheetmaster.ruleset import Context
 
 from .. import reasons
 from ..orders import ACCEPT_PROVINCE, POLITICS
-from .common import acting
+from .common import GUARDS
 from .deals import PAIRS, answers, run_deal
 from .statecraft import HANDLERS
 
@@ -32,7 +32,7 @@ def decide_politics(ctx: Context) -> None:
     for order in orders:
         if ctx.resolved(order) is not None:
             continue
-        state = acting(ctx, order)
+        state = GUARDS.acting(ctx, order)
         if state is None:
             continue
         if order.kind not in TWO_SIDED:

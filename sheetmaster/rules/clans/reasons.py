@@ -54,7 +54,6 @@ NOT_MOUNTAIN_RESOURCE = Reason("NOT_MOUNTAIN_RESOURCE",
 # advisors
 ONE_ADVISOR = Reason("ONE_ADVISOR", "you can hire only 1 advisor a turn (order row {row} did)")
 COURT_FULL = Reason("COURT_FULL", "your court is full: {count} advisors, {slots} slots")
-NO_OFFER = Reason("NO_OFFER", "no travelling advisor is offering you his services this turn")
 NOT_AT_COURT = Reason("NOT_AT_COURT", "you have no {skill} at court")
 NO_SUCH_ADVISOR = Reason("NO_SUCH_ADVISOR", "{clan} has no {skill} at court")
 # research

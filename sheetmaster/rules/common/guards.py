@@ -26,23 +26,27 @@ def _anyone(*_: Any) -> str:
     return ""
 
 
+def _yourself(actor: Any) -> str:
+    return "yourself"
+
+
 @dataclass(frozen=True)
 class Guards:
     """One game's order guards.
 
     ``players``: the world's attribute mapping a player's name to its row ('clans',
     'states'); ``noun``: what a player is called ('clan', 'state'), in :data:`SELF` and as the
-    column naming another player; ``yourself(actor)``: how :data:`SELF` names the actor ('your
-    own', 'Austria itself'); ``not_yours(territory, player)``: the game's reason for a
-    territory that is not the player's; ``cannot_act(ctx, order, player)`` and
+    column naming another player; ``not_yours(territory, player)``: the game's reason for a
+    territory that is not the player's; ``yourself(actor)``: how :data:`SELF` names the actor
+    ('your own', 'Austria itself'; default 'yourself'); ``cannot_act(ctx, order, player)`` and
     ``not_target(player)``: why a player may not give orders now / may not be acted on ('' if
     it may); ``territories`` and ``owner``: the world's attribute mapping names to territories,
     and a territory's field naming its owner."""
 
     players: str
     noun: str
-    yourself: Callable[[Any], str]
     not_yours: Callable[[Any, Any], str]
+    yourself: Callable[[Any], str] = _yourself
     cannot_act: Callable[[Context, Order, Any], str] = _anyone
     not_target: Callable[[Any], str] = _anyone
     territories: str = "provinces"

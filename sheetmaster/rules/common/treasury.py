@@ -53,9 +53,15 @@ class Purse:
         return NOT_ENOUGH.say(currency=self.currency or self.attr, cost=self.show(cost),
                               has=self.has(holder, self.show(have)))
 
-    def spend(self, ctx: Context, holder: Any, cost: Any, what: str = "") -> None:
-        """Take ``cost`` (the caller knows it can be paid) and log it the game's way."""
+    def take(self, holder: Any, cost: Any) -> None:
+        """Take ``cost`` (the caller knows it can be paid), for a payment the caller logs
+        its own way (a loan, a transfer)."""
         setattr(holder, self.attr, self.balance(holder) - cost)
+
+    def spend(self, ctx: Context, holder: Any, cost: Any, what: str = "") -> None:
+        """Take ``cost`` (the caller knows it can be paid) for ``what``, logged the game's
+        way."""
+        self.take(holder, cost)
         if self.paid is not None:
             self.paid(ctx, holder, cost, what)
 

@@ -33,8 +33,6 @@ NOT_SATELLITE = Reason("NOT_SATELLITE", "{state} is not a satellite of {overlord
 NOT_UNION = Reason("NOT_UNION", "{state} is not in personal union with {partner}")
 ALREADY_STATE = Reason("ALREADY_STATE", "{what} is already {state}'s")
 CAPITAL = Reason("CAPITAL", "{province} is {state}'s capital; name another capital first")
-NOT_ACCEPTED = Reason("NOT_ACCEPTED", "{state} did not post '{kind}' for it this turn")
-NO_OFFER = Reason("NO_OFFER", "no state posted '{kind}' naming {state} this turn")
 IN_ALLIANCE = Reason("IN_ALLIANCE", "{state} is already in {alliance}; a state belongs to one "
                                     "alliance")
 NO_ALLIANCE = Reason("NO_ALLIANCE", "{state} is in no alliance")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sheetmaster.model import Order, Status
+from sheetmaster.rules.common.agreements import NO_OFFER
 from sheetmaster.rules.common.treasury import pay
 from sheetmaster.ruleset import Context
 
@@ -75,7 +76,8 @@ def accept(ctx: Context, order: Order, clan: Clan) -> None:
     world: ClansWorld = ctx.world
     offer = next((a for a in world.offers() if a.clan == clan.name), None)
     if offer is None:
-        ctx.resolve(order, Status.REJECTED, reasons.NO_OFFER.say())
+        ctx.resolve(order, Status.REJECTED, NO_OFFER.say(
+            offer="travelling advisor is offering you his services"))
         return
     if not _room(ctx, order, world, clan):
         return

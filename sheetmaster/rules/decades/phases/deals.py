@@ -3,7 +3,9 @@ partners declare, a satellite relationship both sides declare."""
 
 from __future__ import annotations
 
+from sheetmaster import values
 from sheetmaster.model import Order, Status
+from sheetmaster.rules.common.agreements import Offers
 from sheetmaster.ruleset import Context
 
 from .. import reasons
@@ -32,6 +34,21 @@ def answers(order: Order, other: Order) -> bool:
         return other.player == order.fields["state"] and \
             other.fields["province"] == order.fields["province"]
     return other.player == order.fields["state"] and other.fields["state"] == order.player
+
+
+def _missing(answer: Order) -> str:
+    """The offer an answer found none of (NO_OFFER): a cession of its province, or an offer
+    naming its state."""
+    asked = next(k for k, v in PAIRS.items() if v == answer.kind)
+    named = values.show(answer.fields["province"]) if answer.kind == ACCEPT_PROVINCE else \
+        answer.player
+    return f"state posted '{asked}' naming {named}"
+
+
+#: The two-sided political orders, on the shared two-party agreements.
+OFFERS = Offers(PAIRS, answers, missing=_missing,
+                awaited=lambda offer: (offer.fields["state"], f"post '{PAIRS[offer.kind]}' "
+                                                              f"for it"))
 
 
 def run_deal(ctx: Context, first: Order, second: Order) -> None:

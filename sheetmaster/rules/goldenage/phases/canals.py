@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from sheetmaster import values
 from sheetmaster.model import Order, Status
+from sheetmaster.rules.common.treasury import pay
 from sheetmaster.ruleset import Context
 from sheetmaster.schema import Problem
 from sheetmaster.settings import MissingSetting
@@ -18,7 +19,7 @@ from ..processes import CANAL
 from ..settings import CANAL_START
 from ..tables import BUILDING, CANALS, OPEN, Canal, Nation
 from ..world import GoldenWorld
-from .common import pay
+from .common import CURRENCY
 
 
 def build_canal(ctx: Context, order: Order, nation: Nation) -> None:
@@ -33,7 +34,7 @@ def build_canal(ctx: Context, order: Order, nation: Nation) -> None:
                                             f"{canal.sea_zone}, the canal's sea zone")
         return
     cost = ctx.setting(CANAL_START)
-    if not pay(ctx, order, nation, cost, f"beginning the {canal.name} canal"):
+    if not pay(ctx, order, nation, cost, CURRENCY, f"beginning the {canal.name} canal"):
         return
     canal.state, canal.owner = BUILDING, nation.name
     ctx.timers.start(CANAL, nation.name, canal.name, None, order_row=order.row,
@@ -60,7 +61,7 @@ def invest_canal(ctx: Context, order: Order, nation: Nation) -> None:
                                                                        canal=canal.name))
         return
     amount = min(order.fields["amount"], room)
-    if not pay(ctx, order, nation, amount, f"the {canal.name} canal"):
+    if not pay(ctx, order, nation, amount, CURRENCY, f"the {canal.name} canal"):
         return
     this_year[nation.name] = done + amount
     canal.invested += amount

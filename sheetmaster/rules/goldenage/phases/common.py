@@ -1,5 +1,6 @@
 """What several steps share: the turn's working state handed from step to step, finding a
-nation's own unit or province for an order, paying, and logging."""
+nation's own unit or province for an order (the shared guards, worded for Golden Age), its
+purse, and logging."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from typing import Any
 
 from sheetmaster import values
 from sheetmaster.model import PRIVATE, Order, Status
+from sheetmaster.rules.common.guards import Guards
+from sheetmaster.rules.common.treasury import Purse
 from sheetmaster.ruleset import Context
 
 from .. import data, reasons
@@ -56,10 +59,6 @@ def turn_state(ctx: Context) -> TurnState:
     if world.turn_state is None:
         world.turn_state = TurnState()
     return world.turn_state
-
-
-def nation_of(ctx: Context, order: Order) -> Nation:
-    return ctx.world.nations[order.player]
 
 
 def unit_problem(world: GoldenWorld, order: Order, text: str, types: tuple[str, ...] = ()
@@ -114,11 +113,10 @@ def free_land_unit(ctx: Context, order: Order, types: tuple[str, ...]) -> Unit |
 
 def own_province(ctx: Context, order: Order, *, column: str = "province",
                  unoccupied: bool = True) -> Province | None:
-    world: GoldenWorld = ctx.world
-    province = world.provinces[order.fields[column]]
-    if province.owner != order.player:
-        ctx.resolve(order, Status.REJECTED, reasons.NOT_YOUR_PROVINCE.say(
-            province=province.name))
+    """The shared own-territory guard, then (``unoccupied``) nobody may occupy it."""
+    province = GUARDS.own_territory(ctx, order, ctx.world.nations[order.player],
+                                    column=column)
+    if province is None:
         return None
     if unoccupied and province.occupied_by:
         ctx.resolve(order, Status.REJECTED, reasons.OCCUPIED.say(
@@ -127,21 +125,22 @@ def own_province(ctx: Context, order: Order, *, column: str = "province",
     return province
 
 
-def pay(ctx: Context, order: Order, nation: Nation, cost: int, what: str) -> bool:
-    """Take ``cost`` from the nation's currency, or reject the order and change nothing."""
-    if nation.currency < cost:
-        ctx.resolve(order, Status.REJECTED, reasons.NOT_ENOUGH.say(cost=cost,
-                                                                   have=nation.currency))
-        return False
-    nation.currency -= cost
-    treasury(ctx, nation, f"paid {cost} for {what}")
-    return True
-
-
 def treasury(ctx: Context, nation: Nation, text: str) -> None:
     """A treasury line: private to the nation (and the GM)."""
     ctx.emit(nation.name, "treasury", f"{text}; currency now {nation.currency}",
              audience=PRIVATE)
+
+
+def _paid(ctx: Context, nation: Nation, cost: int, what: str) -> None:
+    treasury(ctx, nation, f"paid {cost} for {what}")
+
+
+#: A nation pays in currency; each payment is a treasury line.
+CURRENCY = Purse("currency", paid=_paid)
+#: A nation orders only what is its own (a province, not just anyone's).
+GUARDS = Guards("nations", "nation",
+                not_yours=lambda province, nation: reasons.NOT_YOUR_PROVINCE.say(
+                    province=province.name))
 
 
 def fully_controls(world: GoldenWorld, nation: str, province: str) -> bool:

@@ -137,7 +137,8 @@ def _paid(ctx: Context, nation: Nation, cost: int, what: str) -> None:
 
 #: A nation pays in currency; each payment is a treasury line.
 CURRENCY = Purse("currency", paid=_paid)
-#: A nation orders only what is its own (a province, not just anyone's).
+#: An order names the nation's own province (a gated nation's orders are refused before
+#: any guard, in the Spring gate; no order names another nation as its target).
 GUARDS = Guards("nations", "nation",
                 not_yours=lambda province, nation: reasons.NOT_YOUR_PROVINCE.say(
                     province=province.name))

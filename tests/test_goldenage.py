@@ -253,3 +253,24 @@ def test_an_annexation_paused_by_rebels_completes_a_full_season_after_they_go():
         owner = result.after.tables["Provinces"].set_index("province").at["Alsace", "owner"]
         seen.append((turn, timer["status"], timer["turns left"], owner))
     assert seen == [(7, "running", 1, "Prussia"), (8, "done", 0, "France")]
+
+
+def test_an_offer_is_answered_once_and_a_name_offered_twice_is_refused():
+    """README D22: the first offer of a name is the offer and its first acceptance by the
+    nation it names answers it; a second acceptance finds no offer left, a second offer of
+    the name is refused (the shared two-party offers of rules/common/agreements)."""
+    from sheetmaster.testing.golden import GOLDEN_SECRET, load_case
+
+    case = load_case(ROOT / "tests" / "golden" / "goldenage" /
+                     "dpl-01-a-loan-offered-and-accepted.yaml")
+    orders = [*case.data["orders"],
+              {"player": "Austria", "order": "accept-agreement", "deal": "l1"},
+              {"player": "Prussia", "order": "trade", "deal": "L1", "nation": "France",
+               "amount": 5, "seasons": 2}]
+    state = build_state(RULESET, case.data["tables"], orders, turn=case.data["turn"],
+                        settings=case.data["settings"])
+    result = resolve(RULESET, state, secret=GOLDEN_SECRET)
+    assert [(r.status.value, r.reason) for r in result.results[1:]] == [
+        ("applied", result.results[0].reason),
+        ("rejected", "no loan or trade agreement named 'l1' was offered to you this turn"),
+        ("rejected", "an agreement named 'L1' exists already")]

@@ -7,7 +7,6 @@ NOT_STARTED = Reason("NOT_STARTED", "your clan has not been set up yet")
 TARGET_DESTROYED = Reason("TARGET_DESTROYED", "{clan} was destroyed")
 TARGET_NOT_STARTED = Reason("TARGET_NOT_STARTED", "{clan} has not been set up yet")
 NOT_YOURS = Reason("NOT_YOURS", "{province} is not yours ({owner} holds it)")
-SELF = Reason("SELF", "name another clan, not your own")
 # starting extras
 NO_EXTRAS_LEFT = Reason("NO_EXTRAS_LEFT", "you have taken both starting extras ({extras})")
 TECH_HAS_PREREQUISITE = Reason(
@@ -55,7 +54,6 @@ NOT_MOUNTAIN_RESOURCE = Reason("NOT_MOUNTAIN_RESOURCE",
 # advisors
 ONE_ADVISOR = Reason("ONE_ADVISOR", "you can hire only 1 advisor a turn (order row {row} did)")
 COURT_FULL = Reason("COURT_FULL", "your court is full: {count} advisors, {slots} slots")
-NO_OFFER = Reason("NO_OFFER", "no travelling advisor is offering you his services this turn")
 NOT_AT_COURT = Reason("NOT_AT_COURT", "you have no {skill} at court")
 NO_SUCH_ADVISOR = Reason("NO_SUCH_ADVISOR", "{clan} has no {skill} at court")
 # research

@@ -1,24 +1,37 @@
-"""Two-sided agreements: one player proposes (one row per item, all sharing the agreement's
-name), every other party accepts by that name, and the agreement goes through whole or not at
-all. Transfers, alliances, cessions and treaties are all this shape.
+"""Agreements between players, in two shapes, with one set of reasons:
 
-:func:`collect` reads the proposals and acceptances of a phase into :class:`Deals`; the
-ruleset then checks and applies each complete agreement, and :meth:`Deals.finish` gives every
-row of it the same outcome.
+* a **named deal** (:func:`collect`, :class:`Deals`): one player proposes (one row per item,
+  all sharing the deal's name), every other party accepts by that name, and the deal goes
+  through whole or not at all (claims' transfers);
+* a **two-party offer** (:class:`Offers`): an order names the other party, who answers it the
+  same turn with an order of its own (an acceptance, or the same order back); the pair goes
+  through together or not at all (Golden Age's loans and trade agreements, decades' cessions,
+  alliances and satellites).
+
+For a named deal, :func:`collect` reads the proposals and acceptances of a phase into
+:class:`Deals`; the ruleset then checks and applies each complete agreement, and
+:meth:`Deals.finish` gives every row of it the same outcome. For offers,
+:meth:`Offers.pair_up` matches each offer with its answer; the ruleset applies each pair and
+refuses what is left alone with :meth:`Offers.unanswered`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
-from sheetmaster.kit import Context, OrderBatch, Reason, Status, values
+from sheetmaster.kit import Context, Order, OrderBatch, Reason, Status, values
 
 TAKEN = Reason("DEAL_TAKEN", "deal {deal} was proposed by {proposer}; only the proposer adds "
                              "items to a deal (pick another deal name for a new proposal)")
 NO_SUCH = Reason("NO_SUCH_DEAL", "no deal named {deal} was proposed this turn")
 NOT_INVOLVED = Reason("NOT_INVOLVED", "you are not part of deal {deal}: only the players who "
                                       "give or receive in a deal may propose or accept it")
-NOT_ACCEPTED = Reason("NOT_ACCEPTED", "not accepted by {players}, so nothing moved")
+NOT_ALL_ACCEPTED = Reason("NOT_ALL_ACCEPTED", "not accepted by {players}, so nothing moved")
+NOT_ACCEPTED = Reason("NOT_ACCEPTED", "{party} did not {answer} this turn")
+NO_OFFER = Reason("NO_OFFER", "no {offer} this turn")
+PARTNER_REJECTED = Reason("PARTNER_REJECTED", "{player}'s '{kind}' (order row {row}) was "
+                                              "rejected")
 
 
 class Deals:
@@ -68,7 +81,7 @@ class Deals:
         if self.broken[d]:
             return f"cancelled: {self.broken[d]}, and a deal goes through whole or not at all"
         missing = self.missing(d)
-        return NOT_ACCEPTED.say(players=", ".join(missing)) if missing else ""
+        return NOT_ALL_ACCEPTED.say(players=", ".join(missing)) if missing else ""
 
     def finish(self, ctx: Context, d: int, status: Status, why: str) -> None:
         """Every row of deal ``d`` gets the same outcome; the proposer's log says it."""
@@ -137,3 +150,57 @@ def _folded(pending: list[tuple[int, str, str]]) -> list[str]:
     """Each (index, player, deal) row's deal name as names are compared (:func:`values.fold`),
     all in one go."""
     return values.fold_all([deal for _, _, deal in pending])
+
+
+def _together(order: Order) -> Hashable:
+    return None
+
+
+@dataclass(frozen=True)
+class Offers:
+    """One game's two-party offers.
+
+    ``answer_kinds``: each offering order kind -> the kind that answers it (the same kind for
+    a pact both sides declare); ``answers(offer, answer)``: whether ``answer`` answers
+    ``offer`` (names it, or its player); ``awaited(offer)``: (the other party, what it did not
+    do) for :data:`NOT_ACCEPTED`; ``missing(answer)``: the offer it found none of, for
+    :data:`NO_OFFER`; ``key(order)``: only orders with the same key can answer each other (a
+    deal's name: pairing stays linear however many offers there are)."""
+
+    answer_kinds: Mapping[str, str]
+    answers: Callable[[Order, Order], bool]
+    awaited: Callable[[Order], tuple[str, str]]
+    missing: Callable[[Order], str]
+    key: Callable[[Order], Hashable] = _together
+
+    def pair_up(self, orders: Sequence[Order]) -> dict[int, Order]:
+        """row -> the order that answers it (and back): each offer, in posting order, takes
+        the earliest order not matched yet that answers it; each order is matched once."""
+        groups: dict[Hashable, list[Order]] = {}
+        for order in orders:
+            groups.setdefault(self.key(order), []).append(order)
+        out: dict[int, Order] = {}
+        for order in orders:
+            kind = self.answer_kinds.get(order.kind)
+            if kind is None or order.row in out:
+                continue
+            for other in groups[self.key(order)]:
+                if other is not order and other.row not in out and other.kind == kind and \
+                        self.answers(order, other):
+                    out[order.row], out[other.row] = other, order
+                    break
+        return out
+
+    def unanswered(self, order: Order) -> str:
+        """Why an order left without its partner is refused: an offer the other party did not
+        answer, or an answer to no offer."""
+        if order.kind in self.answer_kinds:
+            party, answer = self.awaited(order)
+            return NOT_ACCEPTED.say(party=party, answer=answer)
+        return NO_OFFER.say(offer=self.missing(order))
+
+
+def partner_rejected(partner: Order) -> str:
+    """Why an order whose partner (its offer or answer) was refused is refused too: a pair
+    goes through together or not at all."""
+    return PARTNER_REJECTED.say(player=partner.player, kind=partner.kind, row=partner.row)

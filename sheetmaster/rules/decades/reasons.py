@@ -6,10 +6,7 @@ GONE = Reason("GONE", "{state} is no more ({status})")
 NOT_PLAYED = Reason("NOT_PLAYED", "{state} is a non-player state: the GM gives its orders, in "
                                   "the GM orders tab")
 TARGET_GONE = Reason("TARGET_GONE", "{state} is no more")
-SELF = Reason("SELF", "name another state, not {state} itself")
 NOT_YOURS = Reason("NOT_YOURS", "{province} is not {state}'s ({owner} controls it)")
-NOT_ENOUGH = Reason("NOT_ENOUGH", "not enough to spend: it costs {cost}, {state} has {have} "
-                                  "left this turn")
 TRIBAL = Reason("TRIBAL", "{state} is Tribal: {what}")
 NOT_TRIBAL = Reason("NOT_TRIBAL", "{state} is not Tribal: only Tribal states {what}")
 # spending
@@ -36,8 +33,6 @@ NOT_SATELLITE = Reason("NOT_SATELLITE", "{state} is not a satellite of {overlord
 NOT_UNION = Reason("NOT_UNION", "{state} is not in personal union with {partner}")
 ALREADY_STATE = Reason("ALREADY_STATE", "{what} is already {state}'s")
 CAPITAL = Reason("CAPITAL", "{province} is {state}'s capital; name another capital first")
-NOT_ACCEPTED = Reason("NOT_ACCEPTED", "{state} did not post '{kind}' for it this turn")
-NO_OFFER = Reason("NO_OFFER", "no state posted '{kind}' naming {state} this turn")
 IN_ALLIANCE = Reason("IN_ALLIANCE", "{state} is already in {alliance}; a state belongs to one "
                                     "alliance")
 NO_ALLIANCE = Reason("NO_ALLIANCE", "{state} is in no alliance")

@@ -75,7 +75,6 @@ APART = Reason("APART", "the ships of one embark order must be in the same place
 NO_SUCH_NATIONS = Reason("NO_SUCH_NATIONS", "'target': name nations, or 'any'")
 
 # economy
-NOT_ENOUGH = Reason("NOT_ENOUGH", "not enough currency: it costs {cost}, you have {have}")
 NO_BUILDING = Reason("NO_BUILDING", "{province} has no {what} of yours")
 NOT_MUSTER_SITE = Reason("NOT_MUSTER_SITE", "{province} is neither your capital nor has a "
                          "Military Academy")
@@ -107,9 +106,6 @@ UPGRADED_ALREADY = Reason("UPGRADED_ALREADY", "{province} was upgraded already (
 NOT_DUE = Reason("NOT_DUE", "no instalment of {deal} falls due this turn (next: turn {due})")
 NOT_PAYER = Reason("NOT_PAYER", "{deal} is paid by {payer}")
 DEAL_TAKEN = Reason("DEAL_TAKEN", "an agreement named {deal} exists already")
-NO_OFFER = Reason("NO_OFFER", "no loan or trade agreement named {deal} was offered to you "
-                  "this turn")
-NOT_ACCEPTED = Reason("NOT_ACCEPTED", "{nation} did not accept it this turn")
 SELF_DEAL = Reason("SELF_DEAL", "an agreement needs another nation")
 NO_DEPLOY = Reason("NO_DEPLOY", "{resource} is not among your starting resources left to "
                    "deploy ({left})")

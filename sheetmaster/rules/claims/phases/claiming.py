@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sheetmaster.kit import Context, OrderBatch, Status
-from sheetmaster.rules.common.treasury import shortfall
+from sheetmaster.rules.common.treasury import Purse
 
 from .. import reasons
 from ..orders import CLAIM_NEUTRAL, CLAIM_WAR
@@ -23,6 +23,8 @@ NEUTRAL_CLAIM_RULE = (
     "unclaimed territories. The cost to purchase a territory in this manner is equal to (1/2 "
     "of that player's current number of territories), rounded down."
 )
+#: Territory is bought with gold.
+GOLD = Purse("gold")
 
 
 def claim_war_territory(ctx: Context) -> None:
@@ -79,11 +81,11 @@ def buy(ctx: Context, claims: OrderBatch, i: int, player: Player, territory: Ter
     world: ClaimsWorld = ctx.world
     owned = world.count[player.name]
     cost = owned // divisor
-    why = shortfall(player, cost, attr="gold")
+    why = GOLD.shortfall(player, cost)
     if why:
         claims.resolve(i, Status.REJECTED, why)
         return
-    player.gold -= cost
+    GOLD.spend(ctx, player, cost)
     previous = territory.owner
     world.set_owner(territory, player.name)
     source = f" from {previous}" if previous else ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sheetmaster.kit import Context, Order, Status
+from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
 from ..orders import (
@@ -22,7 +23,7 @@ from ..orders import (
 )
 from ..tables import Clan
 from .building import demolish
-from .common import acting_clan, grant_tech, other_clan, own_province, pay
+from .common import COINS, GUARDS, grant_tech
 from .court import accept, dismiss, hire
 from .prospecting import prospect
 from .research import choose_research
@@ -40,14 +41,14 @@ DIPLOMACY_RULE = (
 def other_actions(ctx: Context) -> None:
     """Every other order of the player, in the order posted."""
     for order in ctx.orders(*OTHER_ACTIONS):
-        clan = acting_clan(ctx, order)
+        clan = GUARDS.acting(ctx, order)
         if clan is not None:
             ACTIONS[order.kind](ctx, order, clan)
 
 
 def move_capital(ctx: Context, order: Order, clan: Clan) -> None:
     """The Palace moves; at most once in any 4 turns (so also once a calendar year)."""
-    province = own_province(ctx, order, clan)
+    province = GUARDS.own_territory(ctx, order, clan)
     if province is None:
         return
     if province.name == clan.capital:
@@ -58,7 +59,7 @@ def move_capital(ctx: Context, order: Order, clan: Clan) -> None:
         ctx.resolve(order, Status.REJECTED, reasons.CAPITAL_TOO_SOON.say(
             turn=last, next=last + data.MOVE_CAPITAL_EVERY))
         return
-    if not pay(ctx, order, clan, data.MOVE_CAPITAL_COST):
+    if not pay(ctx, order, clan, data.MOVE_CAPITAL_COST, COINS):
         return
     old, clan.capital, clan.capital_moved = clan.capital, province.name, ctx.turn
     ctx.emit(clan.name, "capital moved", f"moved the capital from {old or '(none)'} to "
@@ -68,9 +69,9 @@ def move_capital(ctx: Context, order: Order, clan: Clan) -> None:
 
 
 def give_coins(ctx: Context, order: Order, clan: Clan) -> None:
-    other = other_clan(ctx, order, clan)
+    other = GUARDS.other_player(ctx, order, clan)
     amount = order.fields["amount"]
-    if other is None or not pay(ctx, order, clan, amount):
+    if other is None or not pay(ctx, order, clan, amount, COINS):
         return
     other.coins += amount
     ctx.emit(clan.name, "gift", f"gave {amount} coins to {other.name}; coins now {clan.coins}")
@@ -81,7 +82,7 @@ def give_coins(ctx: Context, order: Order, clan: Clan) -> None:
 
 def give_tech(ctx: Context, order: Order, clan: Clan) -> None:
     """A completed tech is shared: the giver keeps it; the receiver needs no prerequisite."""
-    other = other_clan(ctx, order, clan)
+    other = GUARDS.other_player(ctx, order, clan)
     if other is None:
         return
     tech = order.fields["tech"]

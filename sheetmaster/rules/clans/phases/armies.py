@@ -4,6 +4,7 @@ attack, fought in combat.py)."""
 from __future__ import annotations
 
 from sheetmaster.kit import COAST, LAND, Context, Order, Status, values
+from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
 from ..effects import army_discounts, army_limit, army_type, discounted, show_off
@@ -11,7 +12,7 @@ from ..orders import MOVE, RAISE
 from ..tables import Army, Province
 from ..world import ClansWorld, sea_node
 from .combat import attack
-from .common import acting_clan, own_province, pay
+from .common import COINS, GUARDS
 
 RAISE_RULE = (
     "During your Turn, you can raise 1 Army at your Palace, or an Army Camp, or a Castle, if "
@@ -34,13 +35,13 @@ def raise_armies(ctx: Context) -> None:
     Max Army Limit, paid in full (Copper, Iron, General of the Rear, Feudalism lower it)."""
     world: ClansWorld = ctx.world
     for order in ctx.orders(RAISE):
-        clan = acting_clan(ctx, order)
+        clan = GUARDS.acting(ctx, order)
         if clan is None:
             continue
         if clan.raised:
             ctx.resolve(order, Status.REJECTED, reasons.ONE_ARMY.say(row=clan.raised))
             continue
-        province = own_province(ctx, order, clan)
+        province = GUARDS.own_territory(ctx, order, clan)
         if province is None:
             continue
         if province.name != clan.capital and not any(
@@ -61,7 +62,7 @@ def raise_armies(ctx: Context) -> None:
         base = army_type(clan, kind).cost
         off = army_discounts(world, clan, kind)
         cost = discounted(base, off)
-        if not pay(ctx, order, clan, cost):
+        if not pay(ctx, order, clan, cost, COINS):
             continue
         army = world.add_army(clan.name, kind, province.name, name)
         army.raised_now = True
@@ -77,7 +78,7 @@ def move_armies(ctx: Context) -> None:
     """Each army moves once a turn, to a bordering province or across a Sea from a Dock."""
     world: ClansWorld = ctx.world
     for order in ctx.orders(MOVE):
-        clan = acting_clan(ctx, order)
+        clan = GUARDS.acting(ctx, order)
         if clan is None:
             continue
         army = world.find_army(order.fields["army"])

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from sheetmaster.kit import Context, Order, Status
+from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
 from ..effects import count, discounted, free_builds, improvement_discounts, show_off
 from ..orders import BUILD
 from ..tables import Clan, Province
 from ..world import ClansWorld
-from .common import acting_clan, own_province, pay
+from .common import COINS, GUARDS
 
 BUILD_RULE = (
     "Each Turn, you can construct 1 Provincial Improvement for free. This amount increases "
@@ -26,10 +27,10 @@ def build_improvements(ctx: Context) -> None:
     Carpentry, +1 with a Minister of Constructions); the rest are purchased."""
     world: ClansWorld = ctx.world
     for order in ctx.orders(BUILD):
-        clan = acting_clan(ctx, order)
+        clan = GUARDS.acting(ctx, order)
         if clan is None:
             continue
-        province = own_province(ctx, order, clan)
+        province = GUARDS.own_territory(ctx, order, clan)
         if province is None:
             continue
         name = order.fields["improvement"]
@@ -43,7 +44,7 @@ def build_improvements(ctx: Context) -> None:
         else:
             off = improvement_discounts(world, clan, name)
             cost = discounted(data.IMPROVEMENTS[name].cost, off)
-            if not pay(ctx, order, clan, cost):
+            if not pay(ctx, order, clan, cost, COINS):
                 continue
             price = f"{data.IMPROVEMENTS[name].cost}" + (f" {show_off(off)} = {cost}"
                                                          if off else "") + " coins"
@@ -86,7 +87,7 @@ def cannot_build(world: ClansWorld, clan: Clan, province: Province, name: str,
 
 
 def demolish(ctx: Context, order: Order, clan: Clan) -> None:
-    province = own_province(ctx, order, clan)
+    province = GUARDS.own_territory(ctx, order, clan)
     if province is None:
         return
     name = order.fields["improvement"]
@@ -94,7 +95,7 @@ def demolish(ctx: Context, order: Order, clan: Clan) -> None:
         ctx.resolve(order, Status.REJECTED, reasons.NO_IMPROVEMENT.say(
             province=province.name, improvement=name))
         return
-    if not pay(ctx, order, clan, data.DEMOLISH_COST):
+    if not pay(ctx, order, clan, data.DEMOLISH_COST, COINS):
         return
     province.improvements.remove(name)
     if name == data.MINE:

@@ -1,52 +1,39 @@
-"""Checks and payments every clans phase shares."""
+"""What the clans phases share: the game's order guards and purse (the shared ones, worded
+for clans), and granting a tech."""
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, Order, Status
-from sheetmaster.rules.common import treasury
+from sheetmaster.kit import Context, Order
+from sheetmaster.rules.common.guards import Guards
+from sheetmaster.rules.common.treasury import Purse
 
 from .. import reasons
 from ..tables import Clan, Province
 from ..world import ClansWorld
 
 
-def acting_clan(ctx: Context, order: Order) -> Clan | None:
-    """The clan giving ``order`` if it may act, else the order is rejected."""
-    clan = ctx.world.clans[order.player]
+def _cannot_act(ctx: Context, order: Order, clan: Clan) -> str:
     if clan.destroyed:
-        ctx.resolve(order, Status.REJECTED, reasons.DESTROYED.say(when=clan.destroyed))
-        return None
-    if not clan.started:
-        ctx.resolve(order, Status.REJECTED, reasons.NOT_STARTED.say())
-        return None
-    return clan
+        return reasons.DESTROYED.say(when=clan.destroyed)
+    return "" if clan.started else reasons.NOT_STARTED.say()
 
 
-def own_province(ctx: Context, order: Order, clan: Clan) -> Province | None:
-    province = ctx.world.provinces[order.fields["province"]]
-    if province.owner != clan.name:
-        ctx.resolve(order, Status.REJECTED, reasons.NOT_YOURS.say(
-            province=province.name, owner=province.owner or "the Independents"))
-        return None
-    return province
+def _not_target(clan: Clan) -> str:
+    if clan.destroyed:
+        return reasons.TARGET_DESTROYED.say(clan=clan.name)
+    return "" if clan.started else reasons.TARGET_NOT_STARTED.say(clan=clan.name)
 
 
-def other_clan(ctx: Context, order: Order, clan: Clan, column: str = "clan") -> Clan | None:
-    """The living clan an order names in ``column``, other than the clan giving it."""
-    other = ctx.world.clans[order.fields[column]]
-    if other is clan:
-        ctx.resolve(order, Status.REJECTED, reasons.SELF.say())
-        return None
-    if other.destroyed or not other.started:
-        why = reasons.TARGET_DESTROYED if other.destroyed else reasons.TARGET_NOT_STARTED
-        ctx.resolve(order, Status.REJECTED, why.say(clan=other.name))
-        return None
-    return other
+def _not_yours(province: Province, clan: Clan) -> str:
+    return reasons.NOT_YOURS.say(province=province.name,
+                                 owner=province.owner or "the Independents")
 
 
-def pay(ctx: Context, order: Order, clan: Clan, cost: int) -> bool:
-    """Take ``cost`` coins, or reject the order and change nothing."""
-    return treasury.pay(ctx, order, clan, cost, attr="coins")
+#: A clan acts while it is set up and not destroyed, on a living clan other than itself.
+GUARDS = Guards("clans", "clan", yourself=lambda clan: "your own", not_yours=_not_yours,
+                cannot_act=_cannot_act, not_target=_not_target)
+#: Clans pay in coins.
+COINS = Purse("coins")
 
 
 def grant_tech(world: ClansWorld, clan: Clan, tech: str) -> None:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from sheetmaster.kit import Context, Order, Status
+from sheetmaster.rules.common.agreements import NO_OFFER
+from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
 from ..effects import advisor_discounts, advisor_slots, discounted, show_off
 from ..settings import TRAVELLER_CHANCE
 from ..tables import OFFERED, Advisor, Clan
 from ..world import ClansWorld
-from .common import pay
+from .common import COINS
 
 HIRE_RULE = (
     "Each Turn, you can hire 1 Advisor. Advisors have initial price of 1000 Coins, and every "
@@ -56,7 +58,7 @@ def hire(ctx: Context, order: Order, clan: Clan) -> None:
         return
     off = advisor_discounts(world, clan)
     cost = discounted(data.ADVISOR_PRICE, off)
-    if not pay(ctx, order, clan, cost):
+    if not pay(ctx, order, clan, cost, COINS):
         return
     skill = order.fields["skill"]
     great, second = roll_great(ctx, clan.name, skill)
@@ -73,12 +75,13 @@ def accept(ctx: Context, order: Order, clan: Clan) -> None:
     world: ClansWorld = ctx.world
     offer = next((a for a in world.offers() if a.clan == clan.name), None)
     if offer is None:
-        ctx.resolve(order, Status.REJECTED, reasons.NO_OFFER.say())
+        ctx.resolve(order, Status.REJECTED, NO_OFFER.say(
+            offer="travelling advisor is offering you his services"))
         return
     if not _room(ctx, order, world, clan):
         return
     cost = discounted(data.TRAVELLER_PRICE, advisor_discounts(world, clan))
-    if not pay(ctx, order, clan, cost):
+    if not pay(ctx, order, clan, cost, COINS):
         return
     offer.status, offer.since = "", ctx.turn
     who = f"Great {offer.skill} (also {offer.second})" if offer.great else offer.skill

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sheetmaster.kit import PRIVATE, Context, Order, Status
+from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
 from ..effects import skills
@@ -10,7 +11,7 @@ from ..orders import ASSASSINATE, NINJAS, SABOTAGE
 from ..settings import NINJA_COST
 from ..tables import Clan
 from ..world import ClansWorld
-from .common import acting_clan, other_clan, pay
+from .common import COINS, GUARDS
 
 NINJA_RULE = (
     "You can send only 1 Ninja per Turn. Ninja actions are resolved at the end of Global Turn "
@@ -29,14 +30,14 @@ TABLES = {(False, False): (6, 1), (True, False): (4, 1), (False, True): (6, 3),
 def resolve_ninjas(ctx: Context) -> None:
     world: ClansWorld = ctx.world
     for order in ctx.orders(*NINJAS):
-        clan = acting_clan(ctx, order)
+        clan = GUARDS.acting(ctx, order)
         if clan is None:
             continue
         if clan.ninja:
             ctx.resolve(order, Status.REJECTED, reasons.ONE_NINJA.say(row=clan.ninja))
             continue
         target, mission = _target(ctx, order, world, clan)
-        if target is None or not pay(ctx, order, clan, ctx.setting(NINJA_COST)):
+        if target is None or not pay(ctx, order, clan, ctx.setting(NINJA_COST), COINS):
             continue
         clan.ninja = order.row
         spymaster = data.SPYMASTER in skills(world, clan.name)
@@ -93,7 +94,7 @@ def _target(ctx: Context, order: Order, world: ClansWorld, clan: Clan
                 province=province.name, improvement=name))
             return None, ""
         return owner, f"sabotage the {name} in {province.name}"
-    target = other_clan(ctx, order, clan)
+    target = GUARDS.other_player(ctx, order, clan)
     if target is None:
         return None, ""
     if order.kind == ASSASSINATE:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from sheetmaster.kit import Context, Order, Status
+from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
 from ..effects import skills
 from ..tables import Clan, Province
 from ..world import ClansWorld
-from .common import own_province, pay
+from .common import COINS, GUARDS
 
 PROSPECT_RULE = (
     "If you have a Mountain Province, you can have it prospected for Resources (using 1d100). "
@@ -49,7 +50,7 @@ def prospect(ctx: Context, order: Order, clan: Clan) -> None:
     """Untargeted, the d100 reads 1-20 Copper, 21-40 Iron, 41-60 Silver, 61-80 Sulphur,
     81-100 nothing, a band already found reading as nothing. Targeted: 1-50 finds it."""
     world: ClansWorld = ctx.world
-    province = own_province(ctx, order, clan)
+    province = GUARDS.own_territory(ctx, order, clan)
     if province is None:
         return
     if province.flavour != data.MOUNTAIN:
@@ -68,7 +69,7 @@ def prospect(ctx: Context, order: Order, clan: Clan) -> None:
         ctx.resolve(order, Status.REJECTED, reasons.ALL_FOUND.say(province=province.name))
         return
     cost, notes = prospect_cost(world, clan, province, bool(target))
-    if not pay(ctx, order, clan, cost):
+    if not pay(ctx, order, clan, cost, COINS):
         return
     province.prospected += 1
     if target:

@@ -10,7 +10,7 @@ from ..orders import EXTRA_PROVINCE, EXTRA_TECH, EXTRAS
 from ..settings import season_label
 from ..tables import Clan
 from ..world import ClansWorld, behaviour
-from .common import acting_clan, grant_tech
+from .common import GUARDS, grant_tech
 
 SETUP_RULE = (
     "Every Clan starts with 1 Province, where their Palace is (this is called 'Capital "
@@ -74,7 +74,7 @@ def take_extras(ctx: Context) -> None:
     """A clan's starting Extras, taken before the rest of its turn (they are its setup)."""
     world: ClansWorld = ctx.world
     for order in ctx.orders(*EXTRAS):
-        clan = acting_clan(ctx, order)
+        clan = GUARDS.acting(ctx, order)
         if clan is None:
             continue
         if len(clan.extras) >= data.EXTRAS:

@@ -1,61 +1,39 @@
-"""What every phase needs: the state an order acts for, and paying from this turn's income."""
+"""What the decades phases share: the game's order guards and purse (the shared ones, worded
+for decades): the state an order acts for, the province it names, the other state it names,
+and paying from what the state may spend this turn."""
 
 from __future__ import annotations
 
-from decimal import Decimal
-
-from sheetmaster.kit import Context, Order, Status
+from sheetmaster.kit import Context, Order
+from sheetmaster.rules.common.guards import Guards
+from sheetmaster.rules.common.treasury import Purse
 
 from .. import reasons
 from ..economy import ev
-from ..tables import State
-from ..world import DecadesWorld
+from ..tables import Province, State
 
 
-def acting(ctx: Context, order: Order) -> State | None:
-    """The state giving ``order``, or None once the order is rejected: a state that is no
-    more, or a non-player state ordered from the Orders tab (the GM orders those)."""
-    world: DecadesWorld = ctx.world
-    state = world.states[order.player]
+def _cannot_act(ctx: Context, order: Order, state: State) -> str:
+    """A state that is no more, or a non-player state ordered from the Orders tab (the GM
+    orders those), gives no orders."""
     if not state.alive:
-        ctx.resolve(order, Status.REJECTED, reasons.GONE.say(state=state.name,
-                                                             status=state.status))
-        return None
-    if not order.from_gm and not world.played(state):
-        ctx.resolve(order, Status.REJECTED, reasons.NOT_PLAYED.say(state=state.name))
-        return None
-    return state
+        return reasons.GONE.say(state=state.name, status=state.status)
+    if not order.from_gm and not ctx.world.played(state):
+        return reasons.NOT_PLAYED.say(state=state.name)
+    return ""
 
 
-def other_state(ctx: Context, order: Order, actor: State) -> State | None:
-    """The state the order's 'state' column names: alive and not the actor."""
-    world: DecadesWorld = ctx.world
-    other = world.states[order.fields["state"]]
-    if other is actor:
-        ctx.resolve(order, Status.REJECTED, reasons.SELF.say(state=actor.name))
-        return None
-    if not other.alive:
-        ctx.resolve(order, Status.REJECTED, reasons.TARGET_GONE.say(state=other.name))
-        return None
-    return other
+def _not_yours(province: Province, state: State) -> str:
+    return reasons.NOT_YOURS.say(province=province.name, state=state.name,
+                                 owner=province.owner)
 
 
-def pay(ctx: Context, order: Order, state: State, cost: Decimal) -> bool:
-    """Take ``cost`` from what the state may spend this turn, or reject the order."""
-    if state.spendable < cost:
-        ctx.resolve(order, Status.REJECTED, reasons.NOT_ENOUGH.say(
-            cost=ev(cost), state=state.name, have=ev(state.spendable)))
-        return False
-    state.spendable -= cost
-    return True
+def _not_target(state: State) -> str:
+    return "" if state.alive else reasons.TARGET_GONE.say(state=state.name)
 
 
-def own_province(ctx: Context, order: Order, state: State):
-    """The order's province, if the state controls it (else the order is rejected)."""
-    world: DecadesWorld = ctx.world
-    province = world.provinces[order.fields["province"]]
-    if province.owner != state.name:
-        ctx.resolve(order, Status.REJECTED, reasons.NOT_YOURS.say(
-            province=province.name, state=state.name, owner=province.owner))
-        return None
-    return province
+GUARDS = Guards("states", "state", yourself=lambda state: f"{state.name} itself",
+                not_yours=_not_yours, cannot_act=_cannot_act, not_target=_not_target)
+#: A state pays from this turn's income (what it may spend this turn).
+SPENDABLE = Purse("spendable", currency="to spend", show=ev,
+                  has=lambda state, have: f"{state.name} has {have} left this turn")

@@ -3,13 +3,15 @@ partners declare, a satellite relationship both sides declare."""
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, Order, Status
+from sheetmaster.kit import Context, Order, Status, values
+from sheetmaster.rules.common.agreements import Offers
 
 from .. import reasons
 from ..orders import ACCEPT_PROVINCE, ACCEPT_SATELLITE, ALLY, BECOME_SATELLITE, CEDE
 from ..tables import Alliance, State
 from ..turmoil import settle
 from ..world import DecadesWorld, same
+from .common import GUARDS
 
 ALLIANCE_RULE = (
     "Alliances represent a mutual obligation to come to war for one another. [Tribal states] "
@@ -32,6 +34,21 @@ def answers(order: Order, other: Order) -> bool:
     return other.player == order.fields["state"] and other.fields["state"] == order.player
 
 
+def _missing(answer: Order) -> str:
+    """The offer an answer found none of (NO_OFFER): a cession of its province, or an offer
+    naming its state."""
+    asked = next(k for k, v in PAIRS.items() if v == answer.kind)
+    named = values.show(answer.fields["province"]) if answer.kind == ACCEPT_PROVINCE else \
+        answer.player
+    return f"state posted '{asked}' naming {named}"
+
+
+#: The two-sided political orders, on the shared two-party agreements.
+OFFERS = Offers(PAIRS, answers, missing=_missing,
+                awaited=lambda offer: (offer.fields["state"], f"post '{PAIRS[offer.kind]}' "
+                                                              f"for it"))
+
+
 def run_deal(ctx: Context, first: Order, second: Order) -> None:
     """Both rows are in: check and apply; both rows get the same outcome."""
     world: DecadesWorld = ctx.world
@@ -47,7 +64,7 @@ def _cede(ctx: Context, world: DecadesWorld, offer: Order, answer: Order) -> str
     giver, taker = world.states[offer.player], world.states[answer.player]
     province = world.provinces[offer.fields["province"]]
     if giver is taker:
-        return "!" + reasons.SELF.say(state=giver.name)
+        return "!" + GUARDS.itself(giver)
     if province.owner != giver.name:
         return "!" + reasons.NOT_YOURS.say(province=province.name, state=giver.name,
                                            owner=province.owner)

@@ -4,12 +4,12 @@ the GM's events. Hits apply at once, and what they trigger too (F32)."""
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, Order, Status, values
+from sheetmaster.kit import Context, Status
+from sheetmaster.rules.common.agreements import partner_rejected
 
-from .. import reasons
-from ..orders import ACCEPT_PROVINCE, POLITICS
-from .common import acting
-from .deals import PAIRS, answers, run_deal
+from ..orders import POLITICS
+from .common import GUARDS
+from .deals import OFFERS, PAIRS, run_deal
 from .statecraft import HANDLERS
 
 POLITICS_RULE = (
@@ -26,11 +26,11 @@ def decide_politics(ctx: Context) -> None:
     """Every political order in posting order; a two-sided one takes effect at the later of
     its two rows (F6: a cession needs the recipient's 'accept province')."""
     orders = ctx.orders(*POLITICS)
-    partner = pair_up(orders)
+    partner = OFFERS.pair_up(orders)
     for order in orders:
         if ctx.resolved(order) is not None:
             continue
-        state = acting(ctx, order)
+        state = GUARDS.acting(ctx, order)
         if state is None:
             continue
         if order.kind not in TWO_SIDED:
@@ -38,39 +38,15 @@ def decide_politics(ctx: Context) -> None:
             continue
         other = partner.get(order.row)
         if other is None:
-            ctx.resolve(order, Status.REJECTED, _unanswered(order))
+            ctx.resolve(order, Status.REJECTED, OFFERS.unanswered(order))
         elif other.row > order.row:
             continue  # it waits for its answer
         elif ctx.resolved(other) is not None:
-            ctx.resolve(order, Status.REJECTED, f"{other.player}'s '{other.kind}' (order row "
-                                                f"{other.row}) was rejected")
+            ctx.resolve(order, Status.REJECTED, partner_rejected(other))
         else:
             run_deal(ctx, other, order)
     for order in orders:  # a row whose answer was refused waited for nothing
         other = partner.get(order.row)
         if ctx.resolved(order) is None and other is not None:
-            ctx.resolve(order, Status.REJECTED, f"{other.player}'s '{other.kind}' (order row "
-                                                f"{other.row}) was rejected")
+            ctx.resolve(order, Status.REJECTED, partner_rejected(other))
 
-
-def pair_up(orders: list[Order]) -> dict[int, Order]:
-    """row -> the order that answers it (and back), each matched once, earliest first."""
-    out: dict[int, Order] = {}
-    for order in orders:
-        if order.kind not in PAIRS or order.row in out:
-            continue
-        for other in orders:
-            if other is not order and other.row not in out and \
-                    other.kind == PAIRS[order.kind] and answers(order, other):
-                out[order.row], out[other.row] = other, order
-                break
-    return out
-
-
-def _unanswered(order: Order) -> str:
-    if order.kind in PAIRS:
-        return reasons.NOT_ACCEPTED.say(state=order.fields["state"], kind=PAIRS[order.kind])
-    asked = next(k for k, v in PAIRS.items() if v == order.kind)
-    named = order.fields["province"] if order.kind == ACCEPT_PROVINCE else order.player
-    return reasons.NO_OFFER.say(kind=asked, state=values.show(named)
-                                if order.kind == ACCEPT_PROVINCE else named)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from sheetmaster.kit import Context, Order, Status
+from sheetmaster.rules.common.treasury import pay
 
 from .. import reasons
 from ..economy import MILITARY_RULE, ev, military
@@ -30,7 +31,7 @@ from ..world import (
     DecadesWorld,
     same,
 )
-from .common import acting, other_state, own_province, pay
+from .common import GUARDS, SPENDABLE
 
 SPENDING_RULE = (
     "Income may be spent on: Military, Increasing or maintaining stability, Cultural or "
@@ -61,8 +62,8 @@ def give_subsidies(ctx: Context) -> None:
     to a single state a turn; the receiver may spend it this turn."""
     given: dict[str, Decimal] = {}
     for order in ctx.orders(SUBSIDY):
-        giver = acting(ctx, order)
-        receiver = giver and other_state(ctx, order, giver)
+        giver = GUARDS.acting(ctx, order)
+        receiver = giver and GUARDS.other_player(ctx, order, giver)
         if receiver is None:
             continue
         amount, limit = order.fields["amount"], giver.income * SUBSIDY_SHARE
@@ -72,7 +73,7 @@ def give_subsidies(ctx: Context) -> None:
         elif given.get(giver.name, Decimal(0)) + amount > limit:
             ctx.resolve(order, Status.REJECTED, reasons.SUBSIDY_CAP.say(
                 limit=ev(limit), state=giver.name, given=ev(given.get(giver.name, 0))))
-        elif pay(ctx, order, giver, amount):
+        elif pay(ctx, order, giver, amount, SPENDABLE):
             giver.subsidised = receiver.name
             given[giver.name] = given.get(giver.name, Decimal(0)) + amount
             receiver.spendable += amount
@@ -90,7 +91,7 @@ def spend(ctx: Context) -> None:
                 CONVERT_RELIGION: instalment, CONVERT_CULTURE: instalment,
                 COLONIZE: instalment}
     for order in ctx.orders(*handlers):
-        state = acting(ctx, order)
+        state = GUARDS.acting(ctx, order)
         if state is not None:
             state.ordered = True
             handlers[order.kind](ctx, order, state)
@@ -118,8 +119,8 @@ def pay_upkeep(ctx: Context, world: DecadesWorld) -> None:
     for state in world.alive():
         if world.tribal(state):
             continue
-        if state.spendable >= upkeep:
-            state.spendable -= upkeep
+        if SPENDABLE.can_pay(state, upkeep):
+            SPENDABLE.spend(ctx, state, upkeep)
             ctx.emit(state.name, "upkeep", f"{state.name} pays {ev(upkeep)} to maintain its "
                                            f"stability")
         else:
@@ -130,7 +131,7 @@ def pay_upkeep(ctx: Context, world: DecadesWorld) -> None:
 
 def invest_military(ctx: Context, order: Order, state: State) -> None:
     amount = order.fields["amount"]
-    if pay(ctx, order, state, amount):
+    if pay(ctx, order, state, amount, SPENDABLE):
         state.invested += amount
         ctx.resolve(order, Status.APPLIED, f"invested {ev(amount)} in the military")
 
@@ -146,7 +147,7 @@ def buy_stability(ctx: Context, order: Order, state: State) -> None:
         ctx.resolve(order, Status.REJECTED, reasons.TOP_STABILITY.say(state=state.name))
         return
     cost = ctx.setting(STABILITY_COST)
-    if pay(ctx, order, state, cost):
+    if pay(ctx, order, state, cost, SPENDABLE):
         raise_stability(ctx, state, f"{state.name} invests {ev(cost)}")
         ctx.resolve(order, Status.APPLIED, f"stability {state.stability} for {ev(cost)}")
 
@@ -168,7 +169,7 @@ def try_civilizing(ctx: Context, order: Order, state: State) -> None:
                                                                   decision=owed.id))
         return
     cost = state.income / 2
-    if not pay(ctx, order, state, cost):
+    if not pay(ctx, order, state, cost, SPENDABLE):
         return
     state.tried_civilizing = True
     if ctx.dice.chance(1, 50, state.name, f"{state.name} becoming civilized",
@@ -187,7 +188,7 @@ def instalment(ctx: Context, order: Order, state: State) -> None:
     """A payment toward a conversion or a colonization (§6, §16): nothing happens until the
     whole price is paid; the payment that completes it makes the roll (or settles it)."""
     world: DecadesWorld = ctx.world
-    province = own_province(ctx, order, state)
+    province = GUARDS.own_territory(ctx, order, state)
     if province is None:
         return
     kind = KINDS[order.kind]
@@ -201,7 +202,7 @@ def instalment(ctx: Context, order: Order, state: State) -> None:
     price = Decimal(province.value if kind == COLONIZATION else world.value(province))
     paid = timer.paid if timer is not None else Decimal(0)
     amount = min(order.fields["amount"], price - paid)
-    if not pay(ctx, order, state, amount):
+    if not pay(ctx, order, state, amount, SPENDABLE):
         return
     if timer is None:
         timer = ctx.timers.start(kind, state.name, province.name, 0, order_row=order.row)

@@ -31,7 +31,7 @@ from ..tables import CIVIL_WAR, REVOLUTION, State
 from ..tech import change_government, owe_civilized_government
 from ..turmoil import free_provinces, gone, hit, leave_alliance, settle
 from ..world import DecadesWorld, same, shares_a_word
-from .common import other_state, own_province
+from .common import GUARDS
 from .deals import make_satellite
 
 RELIGION_RULE = (
@@ -78,7 +78,7 @@ def _government_change(world: DecadesWorld, state: State, new: str) -> str:
 def satellite_government(ctx: Context, order: Order, state: State) -> None:
     """§14 "The senior partner can also change the junior's government type" (no hit, F19)."""
     world: DecadesWorld = ctx.world
-    junior = other_state(ctx, order, state)
+    junior = GUARDS.other_player(ctx, order, state)
     if junior is None:
         return
     new = order.fields["government"]
@@ -120,7 +120,7 @@ def change_faith(ctx: Context, order: Order, state: State) -> None:
 
 def independence(ctx: Context, order: Order, state: State) -> None:
     """§2b: "granted full independence at any time": a new non-player state (F5)."""
-    province = own_province(ctx, order, state)
+    province = GUARDS.own_territory(ctx, order, state)
     if province is None:
         return
     if province.name == state.capital:
@@ -143,7 +143,7 @@ def quit_alliance(ctx: Context, order: Order, state: State) -> None:
 
 
 def release(ctx: Context, order: Order, state: State) -> None:
-    junior = other_state(ctx, order, state)
+    junior = GUARDS.other_player(ctx, order, state)
     if junior is None:
         return
     if junior.overlord != state.name:
@@ -159,7 +159,7 @@ def annex_partner(ctx: Context, order: Order, state: State) -> None:
     """§10, §14: annexing a satellite or a personal union costs the annexer a stability and
     a happiness hit (F66); the partner's provinces become the annexer's."""
     world: DecadesWorld = ctx.world
-    partner = other_state(ctx, order, state)
+    partner = GUARDS.other_player(ctx, order, state)
     if partner is None:
         return
     if order.kind == ANNEX_SATELLITE and partner.overlord != state.name:
@@ -238,7 +238,7 @@ def modifier_event(ctx: Context, order: Order, state: State) -> None:
 def satellite_event(ctx: Context, order: Order, state: State) -> None:
     """GM: §14 "Satellites can be acquired by diplomacy or event"."""
     world: DecadesWorld = ctx.world
-    senior = other_state(ctx, order, state)
+    senior = GUARDS.other_player(ctx, order, state)
     if senior is None:
         return
     why = make_satellite(ctx, world, state, senior, "by event")

@@ -16,7 +16,7 @@ from ..orders import DECLARE_WAR, REBEL_STRENGTH
 from ..tables import State, WarRecord
 from ..turmoil import free_provinces
 from ..world import DecadesWorld
-from .common import acting, other_state
+from .common import GUARDS
 from .happiness import UPRISING
 
 WAR_RULE = (
@@ -60,8 +60,8 @@ def declarations(ctx: Context, world: DecadesWorld) -> list[War]:
     started: dict[tuple[str, str], int] = {}
     wars: list[War] = []
     for order in ctx.orders(DECLARE_WAR):
-        actor = acting(ctx, order)
-        target = actor and other_state(ctx, order, actor)
+        actor = GUARDS.acting(ctx, order)
+        target = actor and GUARDS.other_player(ctx, order, actor)
         if target is None:
             continue
         continent = order.fields.get("continent") or \
@@ -203,7 +203,7 @@ def rebel_strengths(ctx: Context) -> dict[str, Decimal]:
     due = {t.owner for t in ctx.timers.due(UPRISING)} if ctx.timers is not None else set()
     out: dict[str, Decimal] = {}
     for order in ctx.orders(REBEL_STRENGTH):
-        state = acting(ctx, order)
+        state = GUARDS.acting(ctx, order)
         if state is None:
             continue
         if state.name not in due:

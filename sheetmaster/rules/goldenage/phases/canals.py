@@ -8,13 +8,14 @@ invested reaches its cost (the Canals tab's 'cost', from the rulebook's p.12).
 from __future__ import annotations
 
 from sheetmaster.kit import Context, MissingSetting, Order, Problem, Status, values
+from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
 from ..processes import CANAL
 from ..settings import CANAL_START
 from ..tables import BUILDING, CANALS, OPEN, Canal, Nation
 from ..world import GoldenWorld
-from .common import pay
+from .common import CURRENCY
 
 
 def build_canal(ctx: Context, order: Order, nation: Nation) -> None:
@@ -29,7 +30,7 @@ def build_canal(ctx: Context, order: Order, nation: Nation) -> None:
                                             f"{canal.sea_zone}, the canal's sea zone")
         return
     cost = ctx.setting(CANAL_START)
-    if not pay(ctx, order, nation, cost, f"beginning the {canal.name} canal"):
+    if not pay(ctx, order, nation, cost, CURRENCY, f"beginning the {canal.name} canal"):
         return
     canal.state, canal.owner = BUILDING, nation.name
     ctx.timers.start(CANAL, nation.name, canal.name, None, order_row=order.row,
@@ -56,7 +57,7 @@ def invest_canal(ctx: Context, order: Order, nation: Nation) -> None:
                                                                        canal=canal.name))
         return
     amount = min(order.fields["amount"], room)
-    if not pay(ctx, order, nation, amount, f"the {canal.name} canal"):
+    if not pay(ctx, order, nation, amount, CURRENCY, f"the {canal.name} canal"):
         return
     this_year[nation.name] = done + amount
     canal.invested += amount

@@ -1,5 +1,6 @@
 """What several steps share: the turn's working state handed from step to step, finding a
-nation's own unit or province for an order, paying, and logging."""
+nation's own unit or province for an order (the shared guards, worded for Golden Age), its
+purse, and logging."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheetmaster.kit import PRIVATE, Context, Order, Status, values
+from sheetmaster.rules.common.guards import Guards
+from sheetmaster.rules.common.treasury import Purse
 
 from .. import data, reasons
 from ..tables import Nation, Province, Unit
@@ -54,10 +57,6 @@ def turn_state(ctx: Context) -> TurnState:
     if world.turn_state is None:
         world.turn_state = TurnState()
     return world.turn_state
-
-
-def nation_of(ctx: Context, order: Order) -> Nation:
-    return ctx.world.nations[order.player]
 
 
 def unit_problem(world: GoldenWorld, order: Order, text: str, types: tuple[str, ...] = ()
@@ -112,11 +111,10 @@ def free_land_unit(ctx: Context, order: Order, types: tuple[str, ...]) -> Unit |
 
 def own_province(ctx: Context, order: Order, *, column: str = "province",
                  unoccupied: bool = True) -> Province | None:
-    world: GoldenWorld = ctx.world
-    province = world.provinces[order.fields[column]]
-    if province.owner != order.player:
-        ctx.resolve(order, Status.REJECTED, reasons.NOT_YOUR_PROVINCE.say(
-            province=province.name))
+    """The shared own-territory guard, then (``unoccupied``) nobody may occupy it."""
+    province = GUARDS.own_territory(ctx, order, ctx.world.nations[order.player],
+                                    column=column)
+    if province is None:
         return None
     if unoccupied and province.occupied_by:
         ctx.resolve(order, Status.REJECTED, reasons.OCCUPIED.say(
@@ -125,21 +123,23 @@ def own_province(ctx: Context, order: Order, *, column: str = "province",
     return province
 
 
-def pay(ctx: Context, order: Order, nation: Nation, cost: int, what: str) -> bool:
-    """Take ``cost`` from the nation's currency, or reject the order and change nothing."""
-    if nation.currency < cost:
-        ctx.resolve(order, Status.REJECTED, reasons.NOT_ENOUGH.say(cost=cost,
-                                                                   have=nation.currency))
-        return False
-    nation.currency -= cost
-    treasury(ctx, nation, f"paid {cost} for {what}")
-    return True
-
-
 def treasury(ctx: Context, nation: Nation, text: str) -> None:
     """A treasury line: private to the nation (and the GM)."""
     ctx.emit(nation.name, "treasury", f"{text}; currency now {nation.currency}",
              audience=PRIVATE)
+
+
+def _paid(ctx: Context, nation: Nation, cost: int, what: str) -> None:
+    treasury(ctx, nation, f"paid {cost} for {what}")
+
+
+#: A nation pays in currency; each payment is a treasury line.
+CURRENCY = Purse("currency", paid=_paid)
+#: An order names the nation's own province (a gated nation's orders are refused before
+#: any guard, in the Spring gate; no order names another nation as its target).
+GUARDS = Guards("nations", "nation",
+                not_yours=lambda province, nation: reasons.NOT_YOUR_PROVINCE.say(
+                    province=province.name))
 
 
 def fully_controls(world: GoldenWorld, nation: str, province: str) -> bool:

@@ -25,7 +25,7 @@ from ..settings import INTEGRATION_PAYMENT
 from ..tables import Railroad, Unit
 from ..world import GoldenWorld
 from .administration_checks import capital_site_problem, peacetime_problem
-from .common import entrenched_infantry, treasury
+from .common import CURRENCY, entrenched_infantry, treasury
 from .setup import new_building
 
 PLACE_RULE = ("New units and buildings placed. " + data.FORT_RULE + " " + data.REACTIVATE_RULE)
@@ -76,12 +76,11 @@ def _integration_season(ctx: Context, timer: Timer) -> None:
         ctx.timers.cancel(timer, f"no forces of {nation.name} remain in {where}")
         return
     payment = ctx.setting(INTEGRATION_PAYMENT)
-    if nation.currency < payment:
+    if not CURRENCY.can_pay(nation, payment):
         ctx.timers.cancel(timer, f"{nation.name} cannot pay this season's {payment}")
         return
-    nation.currency -= payment
     ctx.timers.pay(timer, payment)
-    treasury(ctx, nation, f"paid {payment} for the integration of {where}")
+    CURRENCY.spend(ctx, nation, payment, f"the integration of {where}")
 
 
 def _refund(ctx: Context, timer: Timer, why: str) -> None:
@@ -153,11 +152,11 @@ def _capital_move(ctx: Context, timer: Timer) -> None:
     world: GoldenWorld = ctx.world
     nation = world.nations[timer.owner]
     cost = data.MOVE_CAPITAL_COST_PER_TECH * nation.tech
-    if nation.currency < cost:
+    if not CURRENCY.can_pay(nation, cost):
         ctx.timers.cancel(timer, f"the move costs {cost} and {nation.name} has "
                                  f"{nation.currency}")
         return
-    nation.currency -= cost
+    CURRENCY.take(nation, cost)
     ctx.timers.pay(timer, cost)
     treasury(ctx, nation, f"paid {cost} to move the capital")
     old, nation.capital = nation.capital, timer.subject

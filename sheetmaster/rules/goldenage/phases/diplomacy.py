@@ -11,6 +11,7 @@ missed, and the GM is told.
 from __future__ import annotations
 
 from sheetmaster.kit import GM_ONLY, PRIVATE, Context, Order, Status, values
+from sheetmaster.rules.common.agreements import Offers
 
 from .. import reasons
 from ..orders import ACCEPT, AUTHORIZE, LOAN, TRADE
@@ -19,32 +20,40 @@ from ..tables import COMPLETE, OPEN, Agreement
 from ..tables import LOAN as LOAN_KIND
 from ..tables import TRADE as TRADE_KIND
 from ..world import GoldenWorld
-from .common import treasury
+from .common import CURRENCY, treasury
 
 AGREEMENT_RULE = ("Loan Agreement; Trade Agreement (see restrictions on p.16); Authorize "
                   "Scheduled Payment: Authorize a scheduled payment, causing the money to be "
                   "transferred during turn resolution.")
 
 
+def _no_offer(accept: Order) -> str:
+    return f"loan or trade agreement named {values.show(accept.fields['deal'])} was offered " \
+           f"to you"
+
+
+#: A loan or trade agreement is accepted, by its name, by the nation it names.
+OFFERS = Offers({LOAN: ACCEPT, TRADE: ACCEPT},
+                answers=lambda offer, accept: accept.player == offer.fields["nation"],
+                awaited=lambda offer: (offer.fields["nation"], "accept it"),
+                missing=_no_offer, key=lambda order: values.fold(order.fields["deal"]))
+
+
 def agreements(ctx: Context, orders: list[Order]) -> None:
     """Offers and acceptances first (money lent arrives before it can be spent), then the
-    instalments that fall due this turn."""
+    instalments that fall due this turn. The first offer of a name is the offer; a later one
+    of the same name is refused."""
     offers: dict[str, Order] = {}
     for order in orders:
         if order.kind in (LOAN, TRADE):
             offers.setdefault(values.fold(order.fields["deal"]), order)
     accepts = [o for o in orders if o.kind == ACCEPT]
-    accepted: dict[str, Order] = {}
+    partner = OFFERS.pair_up([*offers.values(), *accepts])
     for order in accepts:
-        offer = offers.get(values.fold(order.fields["deal"]))
-        if offer is None or offer.fields["nation"] != order.player or \
-                ctx.resolved(offer) is not None:
-            ctx.resolve(order, Status.REJECTED, reasons.NO_OFFER.say(
-                deal=values.show(order.fields["deal"])))
-            continue
-        accepted[values.fold(order.fields["deal"])] = order
-    for key, offer in offers.items():
-        _offer(ctx, offer, accepted.get(key))
+        if order.row not in partner:
+            ctx.resolve(order, Status.REJECTED, OFFERS.unanswered(order))
+    for offer in offers.values():
+        _offer(ctx, offer, partner.get(offer.row))
     for order in orders:
         if order.kind in (LOAN, TRADE) and ctx.resolved(order) is None:
             ctx.resolve(order, Status.REJECTED, reasons.DEAL_TAKEN.say(
@@ -62,7 +71,7 @@ def _offer(ctx: Context, offer: Order, accept: Order | None) -> None:
     elif values.Names(world.agreements).get(deal) is not None:
         why = reasons.DEAL_TAKEN.say(deal=values.show(deal))
     elif accept is None:
-        why = reasons.NOT_ACCEPTED.say(nation=other)
+        why = OFFERS.unanswered(offer)
     if why:
         ctx.resolve(offer, Status.REJECTED, why)
         if accept is not None:
@@ -72,13 +81,13 @@ def _offer(ctx: Context, offer: Order, accept: Order | None) -> None:
     seasons = offer.fields["seasons"]
     if offer.kind == LOAN:
         amount = offer.fields["amount"]
-        if proposer.currency < amount:
-            why = reasons.NOT_ENOUGH.say(cost=amount, have=proposer.currency)
+        why = CURRENCY.shortfall(proposer, amount)
+        if why:
             ctx.resolve(offer, Status.REJECTED, why)
             ctx.resolve(accept, Status.REJECTED, why)
             return
-        proposer.currency -= amount
         borrower = world.nations[other]
+        CURRENCY.take(proposer, amount)
         borrower.currency += amount
         treasury(ctx, proposer, f"lent {amount} to {other} ({deal})")
         treasury(ctx, borrower, f"borrowed {amount} from {proposer.name} ({deal})")
@@ -115,11 +124,11 @@ def _instalments(ctx: Context, authorized: list[Order]) -> None:
             ctx.resolve(order, Status.REJECTED, why)
             continue
         payer, payee = world.nations[agreement.payer], world.nations[agreement.payee]
-        if payer.currency < agreement.payment:
-            ctx.resolve(order, Status.REJECTED, reasons.NOT_ENOUGH.say(
-                cost=agreement.payment, have=payer.currency))
+        why = CURRENCY.shortfall(payer, agreement.payment)
+        if why:
+            ctx.resolve(order, Status.REJECTED, why)
             continue
-        payer.currency -= agreement.payment
+        CURRENCY.take(payer, agreement.payment)
         payee.currency += agreement.payment
         paid.add(agreement.name)
         treasury(ctx, payer, f"paid {agreement.payment} to {payee.name} ({agreement.name})")

@@ -6,6 +6,7 @@ applied, and its timer starts (F21).
 from __future__ import annotations
 
 from sheetmaster.kit import Context, Order, Status
+from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
 from ..orders import (
@@ -42,7 +43,7 @@ from ..tables import Nation, Province
 from ..world import GoldenWorld
 from .administration_checks import capital_site_problem, peacetime_problem
 from .canals import build_canal, invest_canal
-from .common import entrenched_infantry, fully_controls, own_province, pay
+from .common import CURRENCY, entrenched_infantry, fully_controls, own_province
 
 ECONOMY_RULE = (
     "Muster Infantry: Infantry are mustered from a Nation's capital or Military Academies. "
@@ -77,7 +78,7 @@ def _start(ctx: Context, order: Order, nation: Nation, kind: str, what: str, lev
     cost = int(number(ctx, what, level, COST)) * count
     seasons = int(number(ctx, what, level, BUILD_SEASONS))
     label = label or (f"{count} {what}" if count > 1 else what)
-    if not pay(ctx, order, nation, cost, f"{label} in {province}"):
+    if not pay(ctx, order, nation, cost, CURRENCY, f"{label} in {province}"):
         return
     timer = ctx.timers.start(kind, nation.name, f"{label} in {province}", seasons,
                              order_row=order.row, paid=cost,
@@ -256,7 +257,7 @@ def _reactivate(ctx: Context, order: Order, nation: Nation) -> None:
         ctx.resolve(order, Status.REJECTED, why)
         return
     cost = int(number(ctx, data.FORT, nation.tech, COST)) // 2
-    if not pay(ctx, order, nation, cost, f"reactivating the Fort in {province.name}"):
+    if not pay(ctx, order, nation, cost, CURRENCY, f"reactivating the Fort in {province.name}"):
         return
     fort.state = data.REACTIVATING
     timer = ctx.timers.start(FORT_REACTIVATION, nation.name, f"Fort in {province.name}",
@@ -301,7 +302,7 @@ def _upgrade_province(ctx: Context, order: Order, nation: Nation) -> None:
     if province.upgraded or _pending(ctx, PROVINCE_UPGRADE, province.name):
         ctx.resolve(order, Status.REJECTED, reasons.UPGRADED_ALREADY.say(province=province.name))
         return
-    if not pay(ctx, order, nation, data.UPGRADE_PROVINCE_COST,
+    if not pay(ctx, order, nation, data.UPGRADE_PROVINCE_COST, CURRENCY,
                f"upgrading {province.name}"):
         return
     timer = ctx.timers.start(PROVINCE_UPGRADE, nation.name, f"upgrade of {province.name}",

@@ -16,7 +16,7 @@ from ..processes import ANNEXATION, BUILDS, INTEGRATION, OCCUPATION, PUPPETING
 from ..settings import INTEGRATION_PAYMENT
 from ..tables import PERMANENT
 from ..world import GoldenWorld
-from .common import both, fully_controls, treasury, turn_state
+from .common import CURRENCY, both, fully_controls, treasury, turn_state
 
 OWNERSHIP_RULE = ("Ownership of provinces updated (change in control/occupation status, if "
                   "any). " + data.CAPITAL_FALL_RULE + " Railroads remain the property of the "
@@ -174,12 +174,11 @@ def _begin_integration(ctx: Context, where: str, nation: str, row: int) -> None:
     world: GoldenWorld = ctx.world
     payment = ctx.setting(INTEGRATION_PAYMENT)
     owner = world.nations[nation]
-    if owner.currency < payment:
+    if not CURRENCY.can_pay(owner, payment):
         ctx.emit(nation, "integration", f"the integration of {where} cannot begin: it costs "
                  f"{payment} a season and {nation} has {owner.currency}", audience=PRIVATE)
         return
-    owner.currency -= payment
-    treasury(ctx, owner, f"paid {payment} for the integration of {where}")
+    CURRENCY.spend(ctx, owner, payment, f"the integration of {where}")
     ctx.timers.start(INTEGRATION, nation, where, data.INTEGRATION_SEASONS, order_row=row,
                      paid=payment, data={"province": where})
 

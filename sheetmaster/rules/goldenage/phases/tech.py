@@ -9,12 +9,13 @@ unrest if performed before a tech revolt occurs", so they are instituted first.
 from __future__ import annotations
 
 from sheetmaster.kit import Context, Status
+from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
 from ..orders import PROGRAMS, UPGRADE_TECH
 from ..settings import COST, PROGRAMS_COST, TECH_UNREST, number
 from ..world import GoldenWorld
-from .common import own_province, pay, percent_chance
+from .common import CURRENCY, own_province, percent_chance
 
 TECH_RULE = ("Tech progression takes effect, placement of incoming reactionary rebels is "
              "determined. Upgrade Tech Level: The `upgrade-tech` order spends money to increase "
@@ -28,7 +29,7 @@ def progress_tech(ctx: Context) -> None:
     for order in ctx.orders(PROGRAMS):
         province = own_province(ctx, order)
         nation = world.nations[order.player]
-        if province is None or not pay(ctx, order, nation, ctx.setting(PROGRAMS_COST),
+        if province is None or not pay(ctx, order, nation, ctx.setting(PROGRAMS_COST), CURRENCY,
                                        f"programs for displaced workers in {province.name}"):
             continue
         nation.programs.add(province.name)
@@ -42,7 +43,7 @@ def progress_tech(ctx: Context) -> None:
             ctx.resolve(order, Status.REJECTED, reasons.MAX_TECH.say())
             continue
         cost = int(number(ctx, data.TECH_UPGRADE, nation.tech + 1, COST))
-        if not pay(ctx, order, nation, cost, f"tech level {nation.tech + 1}"):
+        if not pay(ctx, order, nation, cost, CURRENCY, f"tech level {nation.tech + 1}"):
             continue
         nation.tech += 1
         nation.upgraded_tech = True

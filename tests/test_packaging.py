@@ -163,6 +163,8 @@ def test_the_wheel_carries_what_a_gm_runs_and_no_test_machinery(installed):
     assert "sheetmaster/rules/claims/README.md" in shipped
     assert "sheetmaster/testing/fakesheets/server.py" in shipped  # public: the fake API
     assert "sheetmaster/testing/golden.py" in shipped  # public: golden-case capture
+    templates = [f for f in shipped if f.startswith("sheetmaster/app/scaffold/templates/")]
+    assert len(templates) == 14, templates  # new-ruleset's (tests/test_new_ruleset.py)
     assert not [f for f in shipped if "fuzzing" in f or "reliability" in f]
     assert not (site / "testkit").exists() and not (site / "tests").exists()
     assert not (site / "benchmarks").exists()

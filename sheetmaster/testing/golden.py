@@ -41,6 +41,7 @@ from sheetmaster.kit.changes import cell_changes
 from sheetmaster.kit.dice import ScriptedDice
 from sheetmaster.kit.lasting import lasting_tables
 from sheetmaster.kit.model import GameState, TurnResult
+from sheetmaster.kit.ruleset import Ruleset
 from sheetmaster.kit.schema import StateError
 from sheetmaster.kit.tabs import GAME, GM_ORDERS_TAB, all_tables, orders_table
 
@@ -53,9 +54,14 @@ GOLDEN_SECRET = "the golden cases' dice secret"
 class GoldenCase:
     path: Path
     data: dict[str, Any]
+    #: the ruleset, when it is not one sheetmaster knows by name (a house ruleset's own
+    #: tests, before it is installed); None: the one the case names, or its folder's name
+    given: Ruleset | None = None
 
     @property
-    def ruleset(self):
+    def ruleset(self) -> Ruleset:
+        if self.given is not None:
+            return self.given
         return rules.get(self.data.get("ruleset", self.path.parent.name))
 
     def state(self):
@@ -67,12 +73,13 @@ class GoldenCase:
         return state
 
 
-def load_case(path: Path) -> GoldenCase:
+def load_case(path: Path, ruleset: Ruleset | None = None) -> GoldenCase:
+    """The case in ``path``, of ``ruleset`` if given (else of the ruleset it names)."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     missing = [k for k in REQUIRED if k not in data]
     if missing:
         raise ValueError(f"{path}: golden case lacks {', '.join(missing)}")
-    return GoldenCase(path, data)
+    return GoldenCase(path, data, ruleset)
 
 
 def run_case(case: GoldenCase, state: GameState | None = None) -> TurnResult | None:

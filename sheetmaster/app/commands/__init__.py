@@ -17,10 +17,20 @@ import logging
 from importlib.metadata import entry_points
 from types import ModuleType
 
-from sheetmaster.app.commands import games, maps, settings, setup, site, tools, turns, verify
+from sheetmaster.app.commands import (
+    games,
+    maps,
+    rulesets,
+    settings,
+    setup,
+    site,
+    tools,
+    turns,
+    verify,
+)
 
 #: in the order ``sheetmaster --help`` lists them (the plugged-in ones follow).
-MODULES = (setup, turns, verify, settings, maps, site, games, tools)
+MODULES = (setup, turns, verify, settings, maps, site, games, tools, rulesets)
 #: the entry point group other packages add commands through
 GROUP = "sheetmaster.commands"
 

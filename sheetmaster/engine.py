@@ -50,7 +50,7 @@ from sheetmaster.order_outcomes import (
     when,
 )
 from sheetmaster.orders import OrderReader, ParsedOrders
-from sheetmaster.ruleset import Context, Ruleset
+from sheetmaster.ruleset import Context, Ruleset, RulesetError, World
 from sheetmaster.schema import Problem, Problems, StateError, Table, match_columns, validate_table
 from sheetmaster.settings import (
     MissingSetting,
@@ -109,7 +109,7 @@ class Prepared:
     """A validated game, ready for its turn to be resolved."""
 
     state: GameState
-    world: Any
+    world: World
     settings: Settings
     date: Date
     settings_tables: dict[str, SettingsTable]
@@ -167,6 +167,9 @@ def prepare(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> Prep
         if problems.items:
             problems.raise_if_any()
         raise
+    if not isinstance(world, World):
+        raise RulesetError(f"ruleset {ruleset.name}: build_world made a "
+                           f"{type(world).__name__}, which is no sheetmaster.ruleset.World")
     if not isinstance(meta.get("turn"), int):
         problems.raise_if_any()  # an unreadable turn (said so): no timer can be read by it
     try:
@@ -253,8 +256,7 @@ def read_orders(ruleset: Ruleset, prepared: Prepared,
                 left_out: Collection[int] = ()) -> ParsedOrders:
     """This turn's orders: the Orders tab's, then the GM orders tab's (their rows are
     negative: -5 is the GM orders tab's row 5), but the rows ``left_out``."""
-    emails = getattr(prepared.world, "emails", dict)()
-    reader = OrderReader(ruleset.order_kinds, prepared.world.names(), emails)
+    reader = OrderReader(ruleset.order_kinds, prepared.world.names(), prepared.world.emails())
     meta = prepared.state.meta
     deadline = meta.get("deadline_at")
 
@@ -331,11 +333,10 @@ def resolve(ruleset: Ruleset, raw: GameState, *, seed: int | None = None,
         return _resolve(ruleset, raw, seed, dice, secret, now, notes_before, left_out)
 
 
-def private_notes(world: Any) -> dict[str, list[str]]:
+def private_notes(world: World) -> dict[str, list[str]]:
     """What each player alone may know of the game as it stands (``world.notes()``, for
     rulesets with secrets such as hands of cards), or nothing."""
-    notes = getattr(world, "notes", None)
-    return {p: list(lines) for p, lines in notes().items()} if notes is not None else {}
+    return {p: list(lines) for p, lines in world.notes().items()}
 
 
 def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | None,

@@ -8,11 +8,12 @@ its phases in order, each as its turn order lays it out.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import attrgetter
-from typing import Any, Protocol
+from typing import Any
 
 import pandas as pd
 
@@ -30,18 +31,43 @@ from sheetmaster.schema import Column, Kind, Problems, Table
 from sheetmaster.settings import Setting, Settings, SettingsTable, setting_rows
 from sheetmaster.timers import Timers
 from sheetmaster.turn_order import GLOBAL, TurnOrder
+from sheetmaster.values import Names
 
 
-class World(Protocol):
-    """A ruleset's working model of the game, built from the tables for fast phases."""
+class RulesetError(ValueError):
+    """A ruleset declaration that contradicts itself; raised when the ruleset is made."""
 
-    def names(self) -> Mapping[str, Mapping[str, str]]:
-        """Name lookups for reading orders: category -> folded name -> name as written."""
-        ...
 
+class World(ABC):
+    """A ruleset's working model of the game, built from the tables for fast phases.
+
+    Every ruleset's world inherits it: it must give the names orders may use
+    (:meth:`names`) and write its tables back (:meth:`to_tables`). The other methods are
+    features a world may have, each with what a world without it means.
+    """
+
+    @abstractmethod
+    def names(self) -> Mapping[str, Names]:
+        """Name lookups for reading orders: category ('player', 'province') -> its names."""
+
+    @abstractmethod
     def to_tables(self, before: GameState) -> dict[str, pd.DataFrame]:
         """The ruleset's tables after the turn."""
-        ...
+
+    def emails(self) -> Mapping[str, str]:
+        """player -> the address their orders must come from, where the Orders tab has an
+        'email' column (none: no player has one)."""
+        return {}
+
+    def notes(self) -> Mapping[str, Iterable[str]]:
+        """What each player alone may know of the game as it stands (e.g. their hand of
+        cards), for their own report; none by default."""
+        return {}
+
+    def seating(self) -> list[str]:
+        """The players in seat order, for :class:`~sheetmaster.turn_order.SeatOrder`."""
+        raise RulesetError(f"{type(self).__name__} has no seats: a phase in seat order "
+                           f"needs the world's seating()")
 
 
 @dataclass(frozen=True)
@@ -66,10 +92,6 @@ class Phase:
         return self.when(date) if self.when is not None else not date.setup
 
 
-class RulesetError(ValueError):
-    """A ruleset declaration that contradicts itself; raised when the ruleset is made."""
-
-
 @dataclass(frozen=True)
 class Ruleset:
     name: str
@@ -82,7 +104,7 @@ class Ruleset:
     phases: tuple[Phase, ...]
     #: (loaded game, problems) -> world; reports cross-reference problems. The loaded game
     #: (:class:`sheetmaster.engine.Loaded`) has the validated state and each tab's rows.
-    build_world: Callable[[Any, Problems], Any]
+    build_world: Callable[[Any, Problems], World]
     #: the "how to write orders" text, one paragraph per line.
     howto: tuple[str, ...] = ()
     #: () -> (tables, orders, settings) of a small playable example game.

@@ -18,16 +18,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sheetmaster import values
 from sheetmaster.model import Order
+
+if TYPE_CHECKING:  # sheetmaster.ruleset imports this module for its phases' turn orders
+    from sheetmaster.ruleset import World
 
 
 class Context(Protocol):
     """What a turn order asks of the phase context."""
 
-    world: Any
+    @property
+    def world(self) -> World: ...
 
     def all_orders(self) -> list[Order]: ...
 
@@ -37,8 +41,10 @@ class Context(Protocol):
 class TurnOrder(Protocol):
     """How a phase's runs are laid out among the players."""
 
-    #: the phase runs once per player (False: once for the whole game).
-    per_player: bool
+    @property
+    def per_player(self) -> bool:
+        """The phase runs once per player (False: once for the whole game)."""
+        ...
 
     def players(self, ctx: Context) -> list[str]:
         """The players whose turns the phase runs, in order."""

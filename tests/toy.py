@@ -18,7 +18,7 @@ from sheetmaster.engine import resolve
 from sheetmaster.entities import write_rows
 from sheetmaster.model import GameState, TurnResult
 from sheetmaster.orders import Field, OrderKind
-from sheetmaster.ruleset import Phase, Ruleset
+from sheetmaster.ruleset import Phase, Ruleset, World
 from sheetmaster.schema import Column, Kind, Table
 
 
@@ -84,7 +84,7 @@ ORDER_KINDS = (
 
 
 @dataclass
-class ToyWorld:
+class ToyWorld(World):
     realms: dict[str, Realm]
     lands: dict[str, Land]
     units: list[Unit]

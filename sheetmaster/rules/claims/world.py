@@ -17,6 +17,7 @@ from sheetmaster import values
 from sheetmaster.entities import write_rows
 from sheetmaster.mapgraph import LAND, WATERWAY, MapGraph
 from sheetmaster.model import GameState
+from sheetmaster.ruleset import World
 from sheetmaster.schema import Problems, lookup_name
 from sheetmaster.values import BadValue, Names
 
@@ -47,7 +48,7 @@ class War:
     active: bool
 
 
-class ClaimsWorld:
+class ClaimsWorld(World):
     """Mutable game model the claims phases act on."""
 
     def __init__(self, loaded) -> None:

@@ -16,6 +16,7 @@ from sheetmaster.entities import write_rows
 from sheetmaster.mapgraph import MapGraph
 from sheetmaster.model import GameState
 from sheetmaster.rules.common.ownership import Holdings
+from sheetmaster.ruleset import World
 from sheetmaster.values import Names
 
 from . import data
@@ -50,7 +51,7 @@ class Behaviour:
 
 
 @dataclass
-class ClansWorld:
+class ClansWorld(World):
     """Mutable game model the clans phases act on."""
 
     turn: int = 1

@@ -18,6 +18,7 @@ from sheetmaster.entities import write_rows
 from sheetmaster.mapgraph import MapGraph
 from sheetmaster.model import GameState
 from sheetmaster.rules.common.ownership import Holdings
+from sheetmaster.ruleset import World
 
 from .tables import (
     ALLIANCES,
@@ -54,7 +55,7 @@ def shares_a_word(a: str, b: str) -> bool:
 
 
 @dataclass
-class DecadesWorld:
+class DecadesWorld(World):
     turn: int
     start_year: int | None
     states: dict[str, State] = field(default_factory=dict)

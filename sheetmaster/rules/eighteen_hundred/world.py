@@ -15,6 +15,7 @@ import pandas as pd
 from sheetmaster.entities import write_rows
 from sheetmaster.mapgraph import MapGraph
 from sheetmaster.model import GameState
+from sheetmaster.ruleset import World
 from sheetmaster.turn_order import from_dealers_left
 from sheetmaster.values import Names
 
@@ -63,7 +64,7 @@ class BattleHere:
 
 
 @dataclass
-class EighteenWorld:
+class EighteenWorld(World):
     #: what the hands are sealed with: the engine's ``Loaded.key``, from the dice secret
     key: str = ""
     round: int = 1

@@ -16,6 +16,7 @@ from sheetmaster import values
 from sheetmaster.entities import write_rows
 from sheetmaster.mapgraph import COAST, LAND, RAIL, SEA, MapGraph
 from sheetmaster.model import GameState
+from sheetmaster.ruleset import World
 from sheetmaster.values import Names
 
 from . import data
@@ -45,7 +46,7 @@ def gone(why: str, turn: int) -> str:
 
 
 @dataclass
-class GoldenWorld:
+class GoldenWorld(World):
     """Mutable game model the phases act on."""
 
     turn: int = 0

@@ -69,6 +69,12 @@ class World(ABC):
         raise RulesetError(f"{type(self).__name__} has no seats: a phase in seat order "
                            f"needs the world's seating()")
 
+    def dealer(self) -> str:
+        """Who holds the dealer chip, for a :class:`~sheetmaster.turn_order.SeatOrder` that
+        reads it from the game's state (not from a Game setting)."""
+        raise RulesetError(f"{type(self).__name__} keeps no dealer: name the Game setting "
+                           f"that does in SeatOrder(setting=...)")
+
 
 @dataclass(frozen=True)
 class Phase:

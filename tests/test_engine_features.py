@@ -86,7 +86,7 @@ def _state(ruleset: Ruleset, orders: list[dict[str, Any]], **settings: Any) -> G
     return build_state(ruleset, {"Houses": houses}, orders, settings=settings)
 
 
-def test_a_world_has_no_emails_notes_or_seats_unless_its_ruleset_gives_them():
+def test_a_world_has_no_emails_notes_seats_or_dealer_unless_its_ruleset_gives_them():
     ruleset = _ruleset()
     result = resolve(ruleset, _state(ruleset, [{"player": "Stark", "order": "raise"}]), seed=1)
     assert result.notes == {}
@@ -94,6 +94,8 @@ def test_a_world_has_no_emails_notes_or_seats_unless_its_ruleset_gives_them():
     assert world.emails() == {} and world.notes() == {}
     with pytest.raises(RulesetError, match="Houses has no seats"):
         world.seating()
+    with pytest.raises(RulesetError, match="Houses keeps no dealer"):
+        world.dealer()
 
 
 def test_a_world_that_is_no_engine_world_is_refused_by_name():

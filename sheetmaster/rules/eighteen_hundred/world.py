@@ -104,13 +104,13 @@ class EighteenWorld(World):
     def seating(self) -> list[str]:
         return [n.name for n in sorted(self.nations.values(), key=lambda n: (n.seat, n.row))]
 
-    @property
     def dealer(self) -> str:
+        """Whoever holds the chip in the Nations tab (the first seat if nobody does)."""
         return next((n.name for n in self.nations.values() if n.dealer), self.seating()[0])
 
     def turn_order(self, dealer: str | None = None) -> list[str]:
         """Every nation from the dealer's left, the dealer last."""
-        return from_dealers_left(self.seating(), dealer or self.dealer)
+        return from_dealers_left(self.seating(), dealer or self.dealer())
 
     def left_of(self, nation: str) -> str:
         order = self.turn_order(nation)

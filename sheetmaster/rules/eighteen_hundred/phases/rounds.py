@@ -47,7 +47,7 @@ def lay_out_round(ctx, rnd: int) -> None:
     world.round = rnd
     if (rnd - 1) % ROUNDS_PER_ERA == 0:
         start_era(ctx, era_of(rnd))
-    dealer = world.dealer
+    dealer = world.dealer()
     events = deck(ctx, GLOBAL_EVENT).draw(1, "", f"round {rnd}'s global event")
     for card in events:
         world.rows.append(FaceUp(card, EVENT_ROW, rnd, ""))
@@ -69,7 +69,7 @@ def end_round(ctx) -> None:
         if row.place == EVENT_ROW and not row.status:
             row.status = f"ended (round {rnd})"
             deck(ctx, GLOBAL_EVENT).discard([row.card])
-    dealer = world.dealer
+    dealer = world.dealer()
     new = world.left_of(dealer)
     world.nations[dealer].dealer, world.nations[new].dealer = False, True
     ctx.emit(new, "dealer chip", f"the dealer chip passes from {dealer} to {new}")

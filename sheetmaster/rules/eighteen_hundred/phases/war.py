@@ -5,6 +5,7 @@ left, each up to its war actions; battles begun by moves are fought after the la
 from __future__ import annotations
 
 from sheetmaster.model import Order, Status
+from sheetmaster.turn_order import round_robin
 
 from .. import reasons as r
 from ..board import conscript, free_pops
@@ -59,22 +60,18 @@ def fight_the_war(ctx) -> None:
     rejected."""
     world = ctx.world
     foes, order = enemies(world), war_order(world)
-    queues: dict[str, list[Order]] = {n: [] for n in order}
-    for o in ctx.orders(*WAR_KINDS):
-        if o.player in queues:
-            queues[o.player].append(o)
-        else:
-            ctx.resolve(o, Status.REJECTED, r.NOT_AT_WAR.say())
     actions = {n: war_actions(world, n) for n in order}
+    posted = ctx.orders(*WAR_KINDS)
+    for o in posted:
+        if o.player not in actions:
+            ctx.resolve(o, Status.REJECTED, r.NOT_AT_WAR.say())
     ctx.emit("", "war", f"the war of round {world.round}: " + (", ".join(
         f"{n} ({actions[n]} actions)" for n in order) or "nobody fights"))
-    for turn in range(max(actions.values(), default=0)):
-        for nation in order:
-            if turn < actions[nation] and queues[nation]:
-                _act(ctx, nation, queues[nation].pop(0), foes[nation])
-    for nation, left in queues.items():
-        for o in left:
-            ctx.resolve(o, Status.REJECTED, r.BEYOND.say(actions=actions[nation]))
+    for o in round_robin(posted, order, actions):
+        _act(ctx, o.player, o, foes[o.player])
+    for o in posted:
+        if ctx.resolved(o) is None:
+            ctx.resolve(o, Status.REJECTED, r.BEYOND.say(actions=actions[o.player]))
 
 
 def _act(ctx, nation: str, order: Order, foes: set[str]) -> None:

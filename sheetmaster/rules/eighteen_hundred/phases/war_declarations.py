@@ -28,7 +28,7 @@ def aggression_since_last_turn(world: EighteenWorld, nation: str, target: str):
     """F44: an act of ``target`` against ``nation`` done since ``nation``'s last turn: earlier
     this round (before its turn now), or last round after its turn then (the war step too)."""
     now = world.turn_order().index(nation) + 1
-    before_dealer = world.seating()[world.seating().index(world.dealer) - 1]
+    before_dealer = world.seating()[world.seating().index(world.dealer()) - 1]
     then = world.turn_order(before_dealer).index(nation) + 1
     for act in world.aggressions:
         if act.by != target or act.against != nation:

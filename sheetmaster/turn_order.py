@@ -1,10 +1,10 @@
 """Turn orders: who acts when, as a strategy a phase declares.
 
-- :data:`GLOBAL`: the phase runs once, over every player's orders in posting order.
-- :data:`SIMULTANEOUS`: the phase runs once and sees every order at once; one order's outcome
-  may depend on another's (moves, supports, bounces), adjudicated with
-  :mod:`sheetmaster.adjudication`; an order stopped by another one is ``blocked``, not
-  ``rejected``.
+- :data:`GLOBAL`: the phase runs once, over every player's orders in posting order. A phase
+  whose orders' outcomes depend on each other (moves, supports, bounces) is global too: it
+  takes every order at once and adjudicates them (:mod:`sheetmaster.adjudication`,
+  :mod:`sheetmaster.rules.common.land_moves`); an order stopped by another one is
+  ``blocked``, not ``rejected``.
 - :data:`POSTING_ORDER`: the phase runs once per player who posted, players in the order of
   their first order row of the turn (a play-by-post thread read top to bottom).
 - :class:`SeatOrder`: the phase runs for every player, posted or not, in seat order from the
@@ -64,7 +64,6 @@ class _Once:
 
 
 GLOBAL: TurnOrder = _Once("global")
-SIMULTANEOUS: TurnOrder = _Once("simultaneous")
 
 
 @dataclass(frozen=True)
@@ -128,5 +127,5 @@ def round_robin(orders: Iterable[Order], players: Sequence[str],
                 yield queues[player].popleft()
 
 
-__all__ = ["GLOBAL", "POSTING_ORDER", "SIMULTANEOUS", "PostingOrder", "SeatOrder", "TurnOrder",
-           "from_dealers_left", "round_robin"]
+__all__ = ["GLOBAL", "POSTING_ORDER", "PostingOrder", "SeatOrder", "TurnOrder", "from_dealers_left",
+           "round_robin"]

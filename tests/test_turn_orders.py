@@ -1,7 +1,7 @@
 """Turn orders as strategies: global, each player in posting order, each player in seat order
 from the dealer's left (silent players too; the dealer named by a setting or kept in the
-game's state), round-robin passes (capped, as 1800's war actions), and simultaneous
-adjudication where one order's outcome depends on another's (with a `blocked` outcome)."""
+game's state), round-robin passes (capped, as 1800's war actions), and a global phase that
+adjudicates orders whose outcomes depend on each other (with a `blocked` outcome)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ from sheetmaster.ruleset import Phase, RulesetError
 from sheetmaster.settings import Setting
 from sheetmaster.turn_order import (
     POSTING_ORDER,
-    SIMULTANEOUS,
     SeatOrder,
     from_dealers_left,
     round_robin,
@@ -123,7 +122,7 @@ def test_round_robin_as_1800s_war_takes_each_nations_actions_in_turn_up_to_its_a
     assert list(round_robin(orders, ["B", "C", "A"], {"A": 0, "B": 0, "C": 0})) == []
 
 
-# -- simultaneous adjudication ------------------------------------------------------------
+# -- a global phase adjudicating every order at once --------------------------------------
 
 def adjudicate_moves(ctx) -> None:
     """Every unit's order at once: moves, holds, supports and cuts, as land_moves rules them.
@@ -164,7 +163,7 @@ def _land_order(order, unit) -> lm.LandOrder:
 
 
 def moves_ruleset():
-    return ruleset(Phase("m", "movement", adjudicate_moves, order=SIMULTANEOUS,
+    return ruleset(Phase("m", "movement", adjudicate_moves,
                          orders=("hold", "move", "support", "cut")))
 
 

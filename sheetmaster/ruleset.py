@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import attrgetter
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import pandas as pd
 
@@ -82,7 +82,7 @@ class Phase:
 
     key: str
     title: str
-    run: Callable[[Context], None]
+    run: Callable[[Context[Any]], None]
     #: the rule text this phase implements, as the source states it.
     rule: str = ""
     #: how the phase's runs are laid out among the players (see :mod:`sheetmaster.turn_order`).
@@ -233,15 +233,20 @@ class Lines:
         self.texts.append(text)
 
 
-class Context:
-    """What a phase sees: the world, this turn's orders, dice, settings, and the log."""
+#: the world a phase's context carries (``Context[EighteenWorld]``: ``ctx.world`` is 1800's).
+W = TypeVar("W", bound=World)
 
-    def __init__(self, world: Any, batches: Mapping[str, OrderBatch], dice: Dice, turn: int,
+
+class Context(Generic[W]):
+    """What a phase sees: the world, this turn's orders, dice, settings, and the log.
+    ``Context[SomeWorld]`` says which world ``ctx.world`` is."""
+
+    def __init__(self, world: W, batches: Mapping[str, OrderBatch], dice: Dice, turn: int,
                  events: list[Event], rejected_rows: list[RejectedRow] | None = None, *,
                  refused: Iterable[int] = (), date: Date | None = None,
                  settings: Settings | None = None,
                  settings_tables: Mapping[str, SettingsTable] | None = None) -> None:
-        self.world = world
+        self.world: W = world
         self._rejected_rows = rejected_rows or []
         self.turn = turn
         self.date = date or Date(turn)
@@ -266,7 +271,7 @@ class Context:
         self.decks: Lasting | None = None
         dice.on_roll = self._log_roll
 
-    def __enter__(self) -> Context:
+    def __enter__(self) -> Context[W]:
         return self
 
     def __exit__(self, *exc: object) -> None:

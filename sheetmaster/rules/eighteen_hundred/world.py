@@ -15,7 +15,7 @@ import pandas as pd
 from sheetmaster.entities import write_rows
 from sheetmaster.mapgraph import MapGraph
 from sheetmaster.model import GameState
-from sheetmaster.ruleset import World
+from sheetmaster.ruleset import Context, World
 from sheetmaster.turn_order import from_dealers_left
 from sheetmaster.values import Names
 
@@ -254,6 +254,10 @@ class EighteenWorld(World):
         return card.name if card is not None else ""
 
 
+#: what every phase of 1800 gets: the engine's context, its ``ctx.world`` the EighteenWorld.
+Ctx = Context[EighteenWorld]
+
+
 def war_actions(world: EighteenWorld, nation: str) -> int:
     """"Each player may make a number of actions determined by their communication
     technology": the 'war actions' of its cards in play and the global event, added up."""
@@ -268,4 +272,4 @@ def is_institution(card: Card) -> bool:
     return card.development and card.variety == INSTITUTION
 
 
-__all__ = ["BattleHere", "EighteenWorld", "is_institution", "is_technology", "war_actions"]
+__all__ = ["BattleHere", "Ctx", "EighteenWorld", "is_institution", "is_technology", "war_actions"]

@@ -14,7 +14,7 @@ from ..orders import CONSCRIPT, PASS, PLAY_MILITARY, WAR_KINDS, WAR_MOVE
 from ..piles import leave_hand
 from ..rewards import record_aggression
 from ..vocabulary import GLOBAL_EVENT
-from ..world import BattleHere, EighteenWorld, war_actions
+from ..world import BattleHere, Ctx, EighteenWorld, war_actions
 
 WAR_RULE = (
     "During a war, players involved in a war take turns making actions, starting with the "
@@ -54,7 +54,7 @@ def war_order(world: EighteenWorld) -> list[str]:
     return [n for n in world.turn_order() if foes.get(n)]
 
 
-def fight_the_war(ctx) -> None:
+def fight_the_war(ctx: Ctx) -> None:
     """F48: every posted action takes its turn in the schedule, a rejected one too (it is a
     pass); a nation that posted fewer passes the rest; rows beyond its actions are
     rejected."""
@@ -74,7 +74,7 @@ def fight_the_war(ctx) -> None:
             ctx.resolve(o, Status.REJECTED, r.BEYOND.say(actions=actions[o.player]))
 
 
-def _act(ctx, nation: str, order: Order, foes: set[str]) -> None:
+def _act(ctx: Ctx, nation: str, order: Order, foes: set[str]) -> None:
     handler = {WAR_MOVE: _move, CONSCRIPT: _conscript, PLAY_MILITARY: _play,
                PASS: lambda *_: "passed"}[order.kind]
     outcome = handler(ctx, nation, order, foes)
@@ -88,7 +88,7 @@ def _battle_at(world: EighteenWorld, province: str) -> BattleHere | None:
     return next((b for b in world.fighting if b.province == province), None)
 
 
-def _move(ctx, nation: str, order: Order, foes: set[str]) -> str:
+def _move(ctx: Ctx, nation: str, order: Order, foes: set[str]) -> str:
     world = ctx.world
     start, to = order.fields["province"], order.fields["to"]
     here, there = world.provinces[start], world.provinces[to]
@@ -118,7 +118,7 @@ def _move(ctx, nation: str, order: Order, foes: set[str]) -> str:
     return f"moved from {start} to {to}"
 
 
-def _conscript(ctx, nation: str, order: Order, foes: set[str]) -> str:
+def _conscript(ctx: Ctx, nation: str, order: Order, foes: set[str]) -> str:
     """F51: on an own pop not conscripted yet, where no regiment stands."""
     world = ctx.world
     province = order.fields["province"]
@@ -133,7 +133,7 @@ def _conscript(ctx, nation: str, order: Order, foes: set[str]) -> str:
     return f"a conscripted regiment stands in {province}"
 
 
-def _play(ctx, nation: str, order: Order, foes: set[str]) -> str:
+def _play(ctx: Ctx, nation: str, order: Order, foes: set[str]) -> str:
     world = ctx.world
     name, province = order.fields["card"], order.fields.get("province") or ""
     held = next((h for h in world.hand(nation, MILITARY_PILE) if h.card == name), None)

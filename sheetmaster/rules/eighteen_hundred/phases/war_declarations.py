@@ -11,7 +11,7 @@ from ..card_tabs import ADMIN_PILE
 from ..piles import leave_hand
 from ..rewards import record_aggression
 from ..war_tabs import CONQUEST, DECLARED, DIPLOMATIC, War
-from ..world import EighteenWorld
+from ..world import Ctx, EighteenWorld
 
 DECLARE_RULE = (
     "There are three ways a way can be initiated: by a player with the Conquest ambition, by a "
@@ -39,7 +39,7 @@ def aggression_since_last_turn(world: EighteenWorld, nation: str, target: str):
     return None
 
 
-def declare_war(ctx, order: Order) -> None:
+def declare_war(ctx: Ctx, order: Order) -> None:
     world, nation = ctx.world, ctx.player
     target = order.fields["target"]
     how = values.fold(order.fields.get("how") or "")
@@ -81,7 +81,7 @@ def _conquered(world: EighteenWorld, nation: str) -> bool:
                for w in world.wars)
 
 
-def _declare(ctx, nation: str, target: str, by: str, answer: str) -> None:
+def _declare(ctx: Ctx, nation: str, target: str, by: str, answer: str) -> None:
     world = ctx.world
     world.wars.append(War(world.round, nation, target, by, answer))
     record_aggression(ctx, nation, target, "declared war")

@@ -3,9 +3,11 @@ repeatable orders and a players tab keyed by another name than 'player'."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pandas as pd
+import pytest
 
 from sheetmaster.app.report import player_report
 from sheetmaster.engine.builder import build_state
@@ -14,7 +16,14 @@ from sheetmaster.kit import values
 from sheetmaster.kit.calendar import Calendar
 from sheetmaster.kit.model import GameState, Status
 from sheetmaster.kit.orders import Field, OrderKind
-from sheetmaster.kit.ruleset import Context, Phase, Ruleset, player_name_columns
+from sheetmaster.kit.ruleset import (
+    Context,
+    Phase,
+    Ruleset,
+    RulesetError,
+    World,
+    player_name_columns,
+)
 from sheetmaster.kit.schema import Column, Kind, Table
 from sheetmaster.kit.settings import Setting
 from sheetmaster.kit.turn_order import POSTING_ORDER
@@ -23,7 +32,7 @@ HOUSES = Table("Houses", (Column("house", Kind.NAME), Column("coins", Kind.WHOLE
                key="house", lists_players=True)
 
 
-class World:
+class Houses(World):
     def __init__(self, loaded) -> None:
         state = loaded.state
         df = state.tables["Houses"]
@@ -68,13 +77,37 @@ def _ruleset(**extra: Any) -> Ruleset:
                 Phase("c", "build", _step("build", ("build", "paint", "gift")),
                       order=POSTING_ORDER, orders=("build", "paint", "gift")),
                 Phase("d", "end", _step("end"))),
-        build_world=lambda state, problems: World(state), **extra)
+        build_world=lambda state, problems: Houses(state), **extra)
 
 
 def _state(ruleset: Ruleset, orders: list[dict[str, Any]], **settings: Any) -> GameState:
     houses = [{"house": "Stark", "coins": 0}, {"house": "Tully", "coins": 0},
               {"house": "Arryn", "coins": 0}]
     return build_state(ruleset, {"Houses": houses}, orders, settings=settings)
+
+
+def test_a_world_has_no_emails_notes_seats_or_dealer_unless_its_ruleset_gives_them():
+    ruleset = _ruleset()
+    result = resolve(ruleset, _state(ruleset, [{"player": "Stark", "order": "raise"}]), seed=1)
+    assert result.notes == {}
+    world = Houses(SimpleNamespace(state=_state(ruleset, [])))
+    assert world.emails() == {} and world.notes() == {}
+    with pytest.raises(RulesetError, match="Houses has no seats"):
+        world.seating()
+    with pytest.raises(RulesetError, match="Houses keeps no dealer"):
+        world.dealer()
+
+
+def test_a_world_that_is_no_engine_world_is_refused_by_name():
+    class Bare:
+        def names(self) -> dict[str, values.Names]:
+            return {"player": values.Names(["Stark"])}
+
+    ruleset = _ruleset()
+    bare = Ruleset(**{**ruleset.__dict__, "build_world": lambda state, problems: Bare()})
+    with pytest.raises(RulesetError, match="houses: build_world made a Bare, which is no "
+                                           "sheetmaster.kit.ruleset.World"):
+        resolve(bare, _state(ruleset, []), seed=1)
 
 
 def test_each_player_phases_run_as_one_turn_per_player_in_posting_order():

@@ -1,25 +1,30 @@
 """Turn orders as strategies: global, each player in posting order, each player in seat order
-from the dealer's left (silent players too), round-robin passes, and simultaneous
-adjudication where one order's outcome depends on another's (with a `blocked` outcome)."""
+from the dealer's left (silent players too; the dealer named by a setting or kept in the
+game's state), round-robin passes (capped, as 1800's war actions), and a global phase that
+adjudicates orders whose outcomes depend on each other (with a `blocked` outcome)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
-from toy import play, recorder, ruleset, traces
+from toy import REALM_ROWS, ToyWorld, build_world, play, recorder, ruleset, traces
 
 from sheetmaster.kit.adjudication import Adjudicator, Cycle
 from sheetmaster.kit.model import Status
-from sheetmaster.kit.ruleset import Phase
+from sheetmaster.kit.ruleset import Phase, RulesetError
 from sheetmaster.kit.settings import Setting
 from sheetmaster.kit.turn_order import (
     POSTING_ORDER,
-    SIMULTANEOUS,
     SeatOrder,
     from_dealers_left,
     round_robin,
 )
+from sheetmaster.rules.eighteen_hundred.ruleset import RULESET as EIGHTEEN_HUNDRED
+from sheetmaster.rules.eighteen_hundred.tables import Nation
+from sheetmaster.rules.eighteen_hundred.world import EighteenWorld
 
 ORDERS = [{"player": "Tully", "order": "pay", "amount": 1},
           {"player": "Arryn", "order": "pay", "amount": 2},
@@ -37,7 +42,7 @@ def test_posting_order_runs_each_poster_whole_turn_in_order_of_first_post():
 
 
 def test_seat_order_starts_left_of_the_dealer_ends_with_the_dealer_and_skips_no_one():
-    rules = ruleset(Phase("b", "pay", recorder("pay", ("pay",)), order=SeatOrder(),
+    rules = ruleset(Phase("b", "pay", recorder("pay", ("pay",)), order=SeatOrder("dealer"),
                           orders=("pay",), settings=("dealer",)),
                     settings=(Setting("dealer", "who holds the dealer chip"),))
     result = play(rules, ORDERS, dealer="Tully")
@@ -51,15 +56,74 @@ def test_from_dealers_left_and_round_robin_passes():
     with pytest.raises(ValueError, match="no seat"):
         from_dealers_left(["A"], "Z")
 
-    class Posted:
-        def __init__(self, player, row):
-            self.player, self.row = player, row
-
     orders = [Posted("A", 1), Posted("A", 2), Posted("B", 3), Posted("A", 4), Posted("C", 5)]
     assert [o.row for o in round_robin(orders, ["B", "C", "A"])] == [3, 5, 1, 2, 4]
 
 
-# -- simultaneous adjudication ------------------------------------------------------------
+class Posted:
+    def __init__(self, player: str, row: int) -> None:
+        self.player, self.row = player, row
+
+
+class ChipWorld(ToyWorld):
+    """The toy world with the dealer chip kept in the Realms tab: the realm whose banner is
+    the Stag deals."""
+
+    def dealer(self) -> str:
+        return next(r.name for r in self.realms.values() if r.banner == "Stag")
+
+
+def _chip_world(loaded, problems) -> ChipWorld:
+    world = build_world(loaded, problems)
+    return ChipWorld(world.realms, world.lands, world.units)
+
+
+def test_seat_order_reads_the_dealer_from_the_games_state_when_it_names_no_setting():
+    rules = dataclasses.replace(ruleset(Phase("b", "pay", recorder("pay", ("pay",)),
+                                              order=SeatOrder(), orders=("pay",))),
+                                build_world=_chip_world)
+    realms = [dict(r, banner="Stag" if r["realm"] == "Arryn" else "") for r in REALM_ROWS]
+    result = play(rules, ORDERS, tables={"Realms": realms})
+    assert traces(result) == [("Tyrell", "pay"), ("Stark", "pay"), ("Tully", "pay 2,4"),
+                              ("Arryn", "pay 3")]
+
+
+def test_seat_order_from_state_in_a_world_that_keeps_no_dealer_says_so():
+    rules = ruleset(Phase("b", "pay", recorder("pay", ("pay",)), order=SeatOrder(),
+                          orders=("pay",)))
+    with pytest.raises(RulesetError, match="ToyWorld keeps no dealer"):
+        play(rules, ORDERS)
+
+
+def _nations(seated: list[str], dealer: str) -> EighteenWorld:
+    return EighteenWorld(nations={n: Nation(n, i + 2, "", 4 - i, n == dealer, 0, "")
+                                  for i, n in enumerate(seated)})
+
+
+def test_1800_takes_its_turns_from_the_left_of_whoever_holds_the_chip_in_the_nations_tab():
+    world = _nations(["Russia", "Prussia", "Austria", "France"], "Prussia")  # seats 4..1
+    ctx = SimpleNamespace(world=world)
+    picks, turns = (p.order for p in EIGHTEEN_HUNDRED.phases if p.key in ("D1", "T1"))
+    assert isinstance(picks, SeatOrder) and isinstance(turns, SeatOrder)
+    # seated France, Austria, Prussia, Russia: Russia is at Prussia's left
+    assert picks.players(ctx) == turns.players(ctx) == ["Russia", "France", "Austria",
+                                                        "Prussia"]
+    world.nations["Prussia"].dealer, world.nations["Austria"].dealer = False, True
+    assert turns.players(ctx) == ["Prussia", "Russia", "France", "Austria"]
+
+
+def test_round_robin_as_1800s_war_takes_each_nations_actions_in_turn_up_to_its_actions():
+    """WAR_RULE: nations take turns in order; one out of actions passes while the others go
+    on; rows beyond a nation's actions and rows of nations not at war are never taken."""
+    orders = [Posted("A", 1), Posted("B", 2), Posted("A", 3), Posted("C", 4), Posted("A", 5),
+              Posted("B", 6), Posted("X", 7), Posted("C", 8), Posted("A", 9), Posted("B", 10)]
+    taken = round_robin(orders, ["B", "C", "A"], {"A": 3, "B": 1, "C": 2})
+    assert [o.row for o in taken] == [2, 4, 1, 8, 3, 5]
+    assert [o.row for o in round_robin(orders, ["B", "A"], {"A": 1})] == [1]
+    assert list(round_robin(orders, ["B", "C", "A"], {"A": 0, "B": 0, "C": 0})) == []
+
+
+# -- a global phase adjudicating every order at once --------------------------------------
 
 def adjudicate_moves(ctx) -> None:
     """Every move at once, on the Adjudicator: a unit enters a land no other unit moves into
@@ -99,8 +163,7 @@ def adjudicate_moves(ctx) -> None:
 
 
 def moves_ruleset():
-    return ruleset(Phase("m", "movement", adjudicate_moves, order=SIMULTANEOUS,
-                         orders=("hold", "move")))
+    return ruleset(Phase("m", "movement", adjudicate_moves, orders=("hold", "move")))
 
 
 def units(*rows: tuple[str, str, str]) -> dict:

@@ -18,7 +18,7 @@ from sheetmaster.kit import values
 from sheetmaster.kit.entities import write_rows
 from sheetmaster.kit.model import GameState, TurnResult
 from sheetmaster.kit.orders import Field, OrderKind
-from sheetmaster.kit.ruleset import Phase, Ruleset
+from sheetmaster.kit.ruleset import Phase, Ruleset, World
 from sheetmaster.kit.schema import Column, Kind, Table
 
 
@@ -84,7 +84,7 @@ ORDER_KINDS = (
 
 
 @dataclass
-class ToyWorld:
+class ToyWorld(World):
     realms: dict[str, Realm]
     lands: dict[str, Land]
     units: list[Unit]

@@ -53,7 +53,7 @@ from sheetmaster.kit.model import (
     Status,
     TurnResult,
 )
-from sheetmaster.kit.ruleset import Context, Ruleset
+from sheetmaster.kit.ruleset import Context, Ruleset, RulesetError, World
 from sheetmaster.kit.schema import (
     Problem,
     Problems,
@@ -112,7 +112,7 @@ class Prepared:
     """A validated game, ready for its turn to be resolved."""
 
     state: GameState
-    world: Any
+    world: World
     settings: Settings
     date: Date
     settings_tables: dict[str, SettingsTable]
@@ -170,6 +170,9 @@ def prepare(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> Prep
         if problems.items:
             problems.raise_if_any()
         raise
+    if not isinstance(world, World):
+        raise RulesetError(f"ruleset {ruleset.name}: build_world made a "
+                           f"{type(world).__name__}, which is no sheetmaster.kit.ruleset.World")
     if not isinstance(meta.get("turn"), int):
         problems.raise_if_any()  # an unreadable turn (said so): no timer can be read by it
     try:
@@ -246,8 +249,7 @@ def read_orders(ruleset: Ruleset, prepared: Prepared,
                 left_out: Collection[int] = ()) -> ParsedOrders:
     """This turn's orders: the Orders tab's, then the GM orders tab's (their rows are
     negative: -5 is the GM orders tab's row 5), but the rows ``left_out``."""
-    emails = getattr(prepared.world, "emails", dict)()
-    reader = OrderReader(ruleset.order_kinds, prepared.world.names(), emails)
+    reader = OrderReader(ruleset.order_kinds, prepared.world.names(), prepared.world.emails())
     meta = prepared.state.meta
     deadline = meta.get("deadline_at")
 
@@ -341,11 +343,10 @@ def _every_missing_setting(first: Problem, ruleset: Ruleset, raw: GameState, see
     return [first, *(p for p in probe.problems if (p.tab, p.row, p.column) != where)]
 
 
-def private_notes(world: Any) -> dict[str, list[str]]:
+def private_notes(world: World) -> dict[str, list[str]]:
     """What each player alone may know of the game as it stands (``world.notes()``, for
     rulesets with secrets such as hands of cards), or nothing."""
-    notes = getattr(world, "notes", None)
-    return {p: list(lines) for p, lines in notes().items()} if notes is not None else {}
+    return {p: list(lines) for p, lines in world.notes().items()}
 
 
 def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | None,

@@ -52,7 +52,6 @@ from sheetmaster.kit.timers import Timer, data_text, parse_data
 from sheetmaster.kit.turn_order import (
     GLOBAL,
     POSTING_ORDER,
-    SIMULTANEOUS,
     PostingOrder,
     SeatOrder,
     TurnOrder,
@@ -64,12 +63,12 @@ from sheetmaster.kit.values import BadValue, Names
 __all__ = [
     "CANAL", "COAST", "EXAMPLE_SECRET", "GLOBAL", "GM", "GM_ONLY", "IN_EXILE", "LAND", "PORT",
     "POSTING_ORDER", "PRIVATE", "PUBLIC", "RAIL", "SEA", "SECRET_ENV", "SECRET_SUFFIX",
-    "SIMULTANEOUS", "WATERWAY", "Adjudicator", "BadValue", "Calendar", "Column", "Context",
-    "Cycle", "Date", "Decision", "Event", "Field", "GameState", "Kind", "Lines", "MapGraph",
-    "MapSpec", "MissingSetting", "Names", "Order", "OrderBatch", "OrderKind", "Phase",
-    "PostingOrder", "Problem", "Problems", "Reason", "RejectedRow", "Ruleset", "SeatOrder",
-    "SecretNeeded", "Setting", "Status", "Table", "Timer", "TurnOrder", "Units", "World",
-    "WrittenTab", "a", "data_text", "first_round_of_era", "from_dealers_left", "in_seasons",
-    "in_stages", "is_sealed", "lookup_name", "on_setup", "parse_data", "reasons",
-    "round_robin", "seal", "sealed_width", "unseal", "values", "write_rows",
+    "WATERWAY", "Adjudicator", "BadValue", "Calendar", "Column", "Context", "Cycle", "Date",
+    "Decision", "Event", "Field", "GameState", "Kind", "Lines", "MapGraph", "MapSpec",
+    "MissingSetting", "Names", "Order", "OrderBatch", "OrderKind", "Phase", "PostingOrder",
+    "Problem", "Problems", "Reason", "RejectedRow", "Ruleset", "SeatOrder", "SecretNeeded",
+    "Setting", "Status", "Table", "Timer", "TurnOrder", "Units", "World", "WrittenTab", "a",
+    "data_text", "first_round_of_era", "from_dealers_left", "in_seasons", "in_stages",
+    "is_sealed", "lookup_name", "on_setup", "parse_data", "reasons", "round_robin", "seal",
+    "sealed_width", "unseal", "values", "write_rows",
 ]

@@ -12,11 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sheetmaster.kit import values
 from sheetmaster.kit.model import Order, Status
 from sheetmaster.kit.orders import Field, OrderKind
 from sheetmaster.kit.schema import Column, Kind, Table
+
+if TYPE_CHECKING:  # sheetmaster.kit.ruleset imports this module
+    from sheetmaster.kit.ruleset import Context
 
 #: open: waiting for an answer; answered: answered, to be taken on the due turn; done: taken
 #: with its answer; defaulted: taken with its default, nobody having answered.
@@ -113,7 +117,7 @@ class Decisions:
                   f"{', '.join(options)}; if no answer by turn {decision.due_turn}: {default}")
         return decision
 
-    def answer(self, ctx, order: Order) -> None:
+    def answer(self, ctx: Context, order: Order) -> None:
         """An 'answer' order: the decision must be open and owed by whoever answers."""
         decision = next((d for d in self.rows if values.fold(d.id) ==
                          values.fold(order.fields["decision"])), None)

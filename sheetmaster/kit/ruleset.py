@@ -8,11 +8,12 @@ its phases in order, each as its turn order lays it out.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import attrgetter
-from typing import Any, Protocol
+from typing import Any, Generic, TypeVar
 
 import pandas as pd
 
@@ -31,18 +32,52 @@ from sheetmaster.kit.schema import Column, Kind, Problem, Problems, Table
 from sheetmaster.kit.settings import MissingSetting, Setting, Settings, SettingsTable, setting_rows
 from sheetmaster.kit.timers import Timers
 from sheetmaster.kit.turn_order import GLOBAL, TurnOrder
+from sheetmaster.kit.values import Names
 
 
-class World(Protocol):
-    """A ruleset's working model of the game, built from the tables for fast phases."""
+class RulesetError(ValueError):
+    """A ruleset declaration that contradicts itself; raised when the ruleset is made."""
 
-    def names(self) -> Mapping[str, Mapping[str, str]]:
-        """Name lookups for reading orders: category -> folded name -> name as written."""
-        ...
+
+class World(ABC):
+    """A ruleset's working model of the game, built from the tables for fast phases.
+
+    Every ruleset's world inherits it: it must give the names orders may use
+    (:meth:`names`); the engine writes its tables back from the ruleset's declarations
+    (:attr:`Ruleset.written`). The other methods are features a world may have, each with
+    what a world without it means.
+    """
+
+    @abstractmethod
+    def names(self) -> Mapping[str, Names]:
+        """Name lookups for reading orders: category ('player', 'province') -> its names."""
 
     def to_tables(self, before: GameState) -> dict[str, pd.DataFrame]:
-        """The ruleset's tables after the turn."""
-        ...
+        """The ruleset's tables after the turn, for a ruleset that declares no
+        :attr:`Ruleset.written` tabs (and writes its own)."""
+        raise RulesetError(f"{type(self).__name__}: the ruleset declares no tabs to write "
+                           f"back (Ruleset(written=...))")
+
+    def emails(self) -> Mapping[str, str]:
+        """player -> the address their orders must come from, where the Orders tab has an
+        'email' column (none: no player has one)."""
+        return {}
+
+    def notes(self) -> Mapping[str, Iterable[str]]:
+        """What each player alone may know of the game as it stands (e.g. their hand of
+        cards), for their own report; none by default."""
+        return {}
+
+    def seating(self) -> list[str]:
+        """The players in seat order, for :class:`~sheetmaster.kit.turn_order.SeatOrder`."""
+        raise RulesetError(f"{type(self).__name__} has no seats: a phase in seat order "
+                           f"needs the world's seating()")
+
+    def dealer(self) -> str:
+        """Who holds the dealer chip, for a :class:`~sheetmaster.kit.turn_order.SeatOrder` that
+        reads it from the game's state (not from a Game setting)."""
+        raise RulesetError(f"{type(self).__name__} keeps no dealer: name the Game setting "
+                           f"that does in SeatOrder(setting=...)")
 
 
 @dataclass(frozen=True)
@@ -51,7 +86,7 @@ class Phase:
 
     key: str
     title: str
-    run: Callable[[Context], None]
+    run: Callable[[Context[Any]], None]
     #: the rule text this phase implements, as the source states it.
     rule: str = ""
     #: how the phase's runs are laid out among the players (see :mod:`sheetmaster.kit.turn_order`).
@@ -67,10 +102,6 @@ class Phase:
         return self.when(date) if self.when is not None else not date.setup
 
 
-class RulesetError(ValueError):
-    """A ruleset declaration that contradicts itself; raised when the ruleset is made."""
-
-
 @dataclass(frozen=True)
 class Ruleset:
     name: str
@@ -83,7 +114,7 @@ class Ruleset:
     phases: tuple[Phase, ...]
     #: (loaded game, problems) -> world; reports cross-reference problems. The loaded game
     #: (:class:`sheetmaster.engine.turn.Loaded`) has the validated state and each tab's rows.
-    build_world: Callable[[Any, Problems], Any]
+    build_world: Callable[[Any, Problems], World]
     #: the "how to write orders" text, one paragraph per line.
     howto: tuple[str, ...] = ()
     #: () -> (tables, orders, settings) of a small playable example game (take it through
@@ -216,15 +247,20 @@ class Lines:
         self.texts.append(text)
 
 
-class Context:
-    """What a phase sees: the world, this turn's orders, dice, settings, and the log."""
+#: the world a phase's context carries (``Context[EighteenWorld]``: ``ctx.world`` is 1800's).
+W = TypeVar("W", bound=World)
 
-    def __init__(self, world: Any, batches: Mapping[str, OrderBatch], dice: Dice, turn: int,
+
+class Context(Generic[W]):
+    """What a phase sees: the world, this turn's orders, dice, settings, and the log.
+    ``Context[SomeWorld]`` says which world ``ctx.world`` is."""
+
+    def __init__(self, world: W, batches: Mapping[str, OrderBatch], dice: Dice, turn: int,
                  events: list[Event], rejected_rows: list[RejectedRow] | None = None, *,
                  refused: Iterable[int] = (), date: Date | None = None,
                  settings: Settings | None = None,
                  settings_tables: Mapping[str, SettingsTable] | None = None) -> None:
-        self.world = world
+        self.world: W = world
         self._rejected_rows = rejected_rows or []
         self.turn = turn
         self.date = date or Date(turn)
@@ -249,7 +285,7 @@ class Context:
         self.decks: Lasting | None = None
         dice.on_roll = self._log_roll
 
-    def __enter__(self) -> Context:
+    def __enter__(self) -> Context[W]:
         return self
 
     def __exit__(self, *exc: object) -> None:

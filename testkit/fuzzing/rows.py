@@ -98,10 +98,9 @@ def pools_of(ruleset: Ruleset, raw: GameState, prepared: Any = None) -> Pools:
         for column in table.columns:
             if column.kind is Kind.NAME and column.name in df.columns:
                 texts.extend(v for v in df[column.name].tolist()[:50] if v)
-    emails_of = getattr(prepared.world, "emails", dict)
     raw_orders = raw.tables[find_tab(raw.tables, _orders_tab(raw)) or ORDERS_TAB]
     columns = [_canonical_column(ruleset, c) for c in raw_orders.columns]
-    return Pools(ruleset, names, list(dict.fromkeys(texts)), dict(emails_of()), columns,
+    return Pools(ruleset, names, list(dict.fromkeys(texts)), dict(prepared.world.emails()), columns,
                  prepared.state.turn, prepared.world)
 
 

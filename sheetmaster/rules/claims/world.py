@@ -10,12 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from operator import attrgetter
 
-from sheetmaster.kit import (
-    LAND,
-    WATERWAY,
-    MapGraph,
-    Names,
-)
+from sheetmaster.kit import LAND, WATERWAY, MapGraph, Names, World
 
 from .tables import (
     GOLD,
@@ -41,7 +36,7 @@ class War:
     active: bool
 
 
-class ClaimsWorld:
+class ClaimsWorld(World):
     """Mutable game model the claims phases act on."""
 
     def __init__(self, loaded) -> None:

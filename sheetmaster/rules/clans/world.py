@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from sheetmaster.kit import GameState, MapGraph, Names, values, write_rows
+from sheetmaster.kit import GameState, MapGraph, Names, World, values, write_rows
 from sheetmaster.rules.common.ownership import Holdings
 
 from . import data
@@ -46,7 +46,7 @@ class Behaviour:
 
 
 @dataclass
-class ClansWorld:
+class ClansWorld(World):
     """Mutable game model the clans phases act on."""
 
     turn: int = 1

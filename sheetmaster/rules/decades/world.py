@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from sheetmaster.kit import GM, GameState, MapGraph, values, write_rows
+from sheetmaster.kit import GM, GameState, MapGraph, World, values, write_rows
 from sheetmaster.rules.common.ownership import Holdings
 
 from .tables import (
@@ -50,7 +50,7 @@ def shares_a_word(a: str, b: str) -> bool:
 
 
 @dataclass
-class DecadesWorld:
+class DecadesWorld(World):
     turn: int
     start_year: int | None
     states: dict[str, State] = field(default_factory=dict)

@@ -5,12 +5,11 @@ add up)."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from .card_tabs import ERAS, INSTITUTION, POLICY, TECHNOLOGY, Card, Held, InPlay
 from .hands import PILE_DECK
 from .vocabulary import ADMIN, AMBITION, DEVELOPMENT, GLOBAL_EVENT, MILITARY
-from .world import EighteenWorld
+from .world import Ctx, EighteenWorld
 
 #: the decks' names in the engine's Decks tab
 DECK_NAMES = {DEVELOPMENT: "development", ADMIN: "admin", MILITARY: "military",
@@ -34,7 +33,7 @@ def contents(world: EighteenWorld, deck: str, era: str = "") -> list[str]:
     return out
 
 
-def deck(ctx: Any, deck_of: str):
+def deck(ctx: Ctx, deck_of: str):
     """The deck of that kind. A deck the Decks tab does not hold yet is made from the
     catalogue (as the setup makes them: every copy but those in hand, in play or face up)
     and shuffled."""
@@ -59,14 +58,14 @@ def _not_out(world: EighteenWorld, cards: list[str]) -> list[str]:
     return left
 
 
-def deal(ctx: Any, nation: str, pile: str, count: int, why: str) -> list[Held]:
+def deal(ctx: Ctx, nation: str, pile: str, count: int, why: str) -> list[Held]:
     """``count`` cards of ``pile``'s deck into ``nation``'s hand (fewer if the deck and its
     discards run out, F35). The Log says how many; the nation's report says which."""
     cards = deck(ctx, PILE_DECK[pile]).draw(count, nation, why)
     return [ctx.world.deal(nation, pile, card) for card in cards]
 
 
-def leave_hand(ctx: Any, held: Held, how: str) -> None:
+def leave_hand(ctx: Ctx, held: Held, how: str) -> None:
     """A card leaves a hand (played or discarded): its row says how, and its name is public;
     it goes to its deck's discard pile."""
     pile = deck(ctx, PILE_DECK[held.pile])  # made first, if it must be, without this card

@@ -3,10 +3,10 @@ only by cards and food technologies, and never falls below 0 (F60)."""
 
 from __future__ import annotations
 
-from typing import Any
+from .world import Ctx
 
 
-def adjust_prosperity(ctx: Any, nation: str, change: int, why: str) -> None:
+def adjust_prosperity(ctx: Ctx, nation: str, change: int, why: str) -> None:
     """Move ``nation``'s prosperity by ``change`` (never below 0), and log it with ``why``."""
     n = ctx.world.nations[nation]
     was, n.prosperity = n.prosperity, max(0, n.prosperity + change)

@@ -5,7 +5,6 @@ rejected order changes nothing (error-prone rule 6)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from sheetmaster.kit import Order
 
@@ -17,11 +16,12 @@ from .prosperity import adjust_prosperity
 from .tables import CAPS
 from .vocabulary import DEVELOPMENT, Effect
 from .war_tabs import Aggression
+from .world import Ctx
 
 Apply = Callable[[], str]
 
 
-def plan(ctx: Any, nation: str, effects: tuple[Effect, ...], order: Order) -> list[Apply] | str:
+def plan(ctx: Ctx, nation: str, effects: tuple[Effect, ...], order: Order) -> list[Apply] | str:
     """One function per clause that gains it (each returns what it did), or why the order
     cannot be carried out. A search is checked last: finding the card takes it out of the
     deck, so it happens only once every other clause is known to go through."""
@@ -53,14 +53,14 @@ class _Missing(Exception):
     pass
 
 
-def _check(ctx: Any, nation: str, effect: Effect, order: Order) -> Apply | str:
+def _check(ctx: Ctx, nation: str, effect: Effect, order: Order) -> Apply | str:
     try:
         return _CHECKS[effect.name](ctx, nation, effect, order)
     except _Missing as exc:
         return str(exc)
 
 
-def _build(ctx: Any, nation: str, effect: Effect, order: Order) -> Apply | str:
+def _build(ctx: Ctx, nation: str, effect: Effect, order: Order) -> Apply | str:
     world = ctx.world
     given = order.fields.get("improvement") or ""
     wanted = _field(order, "improvement", effect) if effect.word == "any" else effect.word
@@ -95,7 +95,7 @@ def _not_controlled(world, province: str) -> str:
 
 
 def _draw(pile: str) -> Callable[..., Apply]:
-    def check(ctx: Any, nation: str, effect: Effect, order: Order) -> Apply:
+    def check(ctx: Ctx, nation: str, effect: Effect, order: Order) -> Apply:
         def apply() -> str:
             got = deal(ctx, nation, pile, effect.amount, f"the reward of {order.fields['card']}")
             return f"drew {len(got)} {pile} card{'s' if len(got) != 1 else ''}"
@@ -103,7 +103,7 @@ def _draw(pile: str) -> Callable[..., Apply]:
     return check
 
 
-def _prosperity(ctx: Any, nation: str, effect: Effect, order: Order,
+def _prosperity(ctx: Ctx, nation: str, effect: Effect, order: Order,
                 what: str = "reward") -> Apply:
     def apply() -> str:
         adjust_prosperity(ctx, nation, effect.amount, f"the {what} of {order.fields['card']}")
@@ -112,7 +112,7 @@ def _prosperity(ctx: Any, nation: str, effect: Effect, order: Order,
 
 
 def _take_pops(kill: bool) -> Callable[..., Apply | str]:
-    def check(ctx: Any, nation: str, effect: Effect, order: Order) -> Apply | str:
+    def check(ctx: Ctx, nation: str, effect: Effect, order: Order) -> Apply | str:
         world = ctx.world
         province = _field(order, "province", effect)
         if world.controller(province) != nation:
@@ -141,7 +141,7 @@ def _take_pops(kill: bool) -> Callable[..., Apply | str]:
     return check
 
 
-def _trade_token(ctx: Any, nation: str, effect: Effect, order: Order) -> Apply | str:
+def _trade_token(ctx: Ctx, nation: str, effect: Effect, order: Order) -> Apply | str:
     route = ctx.world.routes[_field(order, "route", effect)]
     if nation in route.holders:
         return r.HOLD_ROUTE.say(route=route.name)
@@ -152,7 +152,7 @@ def _trade_token(ctx: Any, nation: str, effect: Effect, order: Order) -> Apply |
     return apply
 
 
-def _remove_token(ctx: Any, nation: str, effect: Effect, order: Order) -> Apply | str:
+def _remove_token(ctx: Ctx, nation: str, effect: Effect, order: Order) -> Apply | str:
     route = ctx.world.routes[_field(order, "route", effect)]
     target = _field(order, "target", effect)
     if target not in route.holders:
@@ -164,7 +164,7 @@ def _remove_token(ctx: Any, nation: str, effect: Effect, order: Order) -> Apply 
     return apply
 
 
-def _regiment(ctx: Any, nation: str, effect: Effect, order: Order) -> Apply | str:
+def _regiment(ctx: Ctx, nation: str, effect: Effect, order: Order) -> Apply | str:
     world = ctx.world
     province = _field(order, "province", effect)
     if world.controller(province) != nation:
@@ -181,7 +181,7 @@ def _regiment(ctx: Any, nation: str, effect: Effect, order: Order) -> Apply | st
     return apply
 
 
-def _search(ctx: Any, nation: str, effect: Effect, order: Order) -> Apply | str:
+def _search(ctx: Ctx, nation: str, effect: Effect, order: Order) -> Apply | str:
     world = ctx.world
     try:
         name = _field(order, "find", effect)
@@ -211,7 +211,7 @@ _CHECKS: dict[str, Callable[..., Apply | str]] = {
 }
 
 
-def plan_cost(ctx: Any, nation: str, cost: tuple[Effect, ...], order: Order) -> list[Apply] | str:
+def plan_cost(ctx: Ctx, nation: str, cost: tuple[Effect, ...], order: Order) -> list[Apply] | str:
     """An activation's cost: "like discarding an Admin Card" (L97)."""
     world, steps = ctx.world, []
     for effect in cost:
@@ -242,7 +242,7 @@ def plan_cost(ctx: Any, nation: str, cost: tuple[Effect, ...], order: Order) -> 
     return steps
 
 
-def record_aggression(ctx: Any, by: str, against: str, act: str) -> None:
+def record_aggression(ctx: Ctx, by: str, against: str, act: str) -> None:
     """F44: an act a Diplomatic Action of ``against`` may answer."""
     world = ctx.world
     order = world.turn_order()

@@ -4,10 +4,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from sheetmaster.kit import LAND, MapSpec, Phase, Ruleset, Units, in_stages, on_setup
+from sheetmaster.kit import LAND, MapSpec, Phase, Ruleset, SeatOrder, Units, in_stages, on_setup
 
 from .card_tabs import CARDS, HANDS, ROWS, TABLEAU
 from .load import build_world
@@ -33,21 +30,10 @@ from .settings import CALENDAR, DRAFT, TURNS, WAR
 from .tables import IMPROVEMENTS, NATIONS, POPS, PROVINCES, TRADE_ROUTES
 from .war_tabs import AGGRESSIONS, BATTLES, WARS
 
-
-@dataclass(frozen=True)
-class FromTheDealersLeft:
-    """Every nation, posted or not, from the dealer's left, the dealer last (L36, L87): the
-    dealer is whoever holds the chip in the Nations tab."""
-
-    name: str
-    per_player: bool = True
-
-    def players(self, ctx: Any) -> list[str]:
-        return ctx.world.turn_order()
-
-
-PICKS = FromTheDealersLeft("the draft's picks")
-TURN = FromTheDealersLeft("each nation's turn")
+#: every nation, posted or not, from the dealer's left, the dealer last (L36, L87); the
+#: dealer is whoever holds the chip in the Nations tab (EighteenWorld.dealer).
+PICKS = SeatOrder()  # the draft's picks
+TURN = SeatOrder()  # each nation's turn
 TURN_RULE = ("Each player plays their turn, starting with the player to the left of the "
              "dealer.")
 

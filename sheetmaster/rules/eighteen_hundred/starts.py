@@ -16,7 +16,7 @@ from .board import add_pops
 from .tables import CAPS, CITY, COUNTRYSIDE, FACTORY, PROVINCES
 
 if TYPE_CHECKING:
-    from .world import EighteenWorld
+    from .world import Ctx, EighteenWorld
 
 STARTS_RULE = (
     "The standard start positions for the eight default nations are: Great Britain: one "
@@ -84,7 +84,7 @@ def check_starts(world: EighteenWorld, problems: Problems) -> None:
                              f"{nation.name}'s starting factory")
 
 
-def lay_out_starts(ctx) -> None:
+def lay_out_starts(ctx: Ctx) -> None:
     """One factory on each of the power's two cities (unless one stands there already) and
     one pop on each of its six provinces."""
     world = ctx.world

@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from sheetmaster.kit import GameState, MapGraph, Names, from_dealers_left, write_rows
+from sheetmaster.kit import (
+    Context,
+    GameState,
+    MapGraph,
+    Names,
+    World,
+    from_dealers_left,
+    write_rows,
+)
 
 from . import hands
 from .card_tabs import (
@@ -59,7 +67,7 @@ class BattleHere:
 
 
 @dataclass
-class EighteenWorld:
+class EighteenWorld(World):
     #: what the hands are sealed with: the engine's ``Loaded.key``, from the dice secret
     key: str = ""
     round: int = 1
@@ -99,13 +107,13 @@ class EighteenWorld:
     def seating(self) -> list[str]:
         return [n.name for n in sorted(self.nations.values(), key=lambda n: (n.seat, n.row))]
 
-    @property
     def dealer(self) -> str:
+        """Whoever holds the chip in the Nations tab (the first seat if nobody does)."""
         return next((n.name for n in self.nations.values() if n.dealer), self.seating()[0])
 
     def turn_order(self, dealer: str | None = None) -> list[str]:
         """Every nation from the dealer's left, the dealer last."""
-        return from_dealers_left(self.seating(), dealer or self.dealer)
+        return from_dealers_left(self.seating(), dealer or self.dealer())
 
     def left_of(self, nation: str) -> str:
         order = self.turn_order(nation)
@@ -249,6 +257,10 @@ class EighteenWorld:
         return card.name if card is not None else ""
 
 
+#: what every phase of 1800 gets: the engine's context, its ``ctx.world`` the EighteenWorld.
+Ctx = Context[EighteenWorld]
+
+
 def war_actions(world: EighteenWorld, nation: str) -> int:
     """"Each player may make a number of actions determined by their communication
     technology": the 'war actions' of its cards in play and the global event, added up."""
@@ -263,4 +275,4 @@ def is_institution(card: Card) -> bool:
     return card.development and card.variety == INSTITUTION
 
 
-__all__ = ["BattleHere", "EighteenWorld", "is_institution", "is_technology", "war_actions"]
+__all__ = ["BattleHere", "Ctx", "EighteenWorld", "is_institution", "is_technology", "war_actions"]

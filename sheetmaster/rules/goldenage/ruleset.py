@@ -4,7 +4,7 @@ steps of turn resolution in order (movement and combat simultaneous)."""
 from __future__ import annotations
 
 from sheetmaster.kit import LAND as BORDERS
-from sheetmaster.kit import SIMULTANEOUS, MapSpec, Phase, Ruleset, Units, in_seasons, on_setup
+from sheetmaster.kit import MapSpec, Phase, Ruleset, Units, in_seasons, on_setup
 
 from .load import build_world
 from .orders import (
@@ -105,10 +105,6 @@ def _example():
     return example_game()
 
 
-def _sim(key: str, title: str, run, rule: str, **kw) -> Phase:
-    return Phase(key, title, run, rule, order=SIMULTANEOUS, **kw)
-
-
 #: the map picture: provinces in their owner's colour, capitals starred, occupied ones
 #: hatched (Rebels grey), units counted per nation; ships at sea are not drawn.
 MAP = MapSpec("Provinces", owner="owner", players_capital="capital", occupied_by="occupied by",
@@ -130,18 +126,20 @@ RULESET = Ruleset(
               GATE_RULE + " " + ADMIN_RULE, orders=GATE),
         Phase("1", "Pay military upkeep", pay_upkeep, UPKEEP_RULE, when=in_seasons("Spring")),
         Phase("2", "Disband units", disband_units, DISBAND_RULE, orders=DISBANDS),
-        _sim("3", "Naval embarkment and disembarkment in port", read_naval_orders,
-             EMBARK_RULE + " " + ENDS_MOVEMENT_RULE, orders=NAVAL),
-        _sim("4", "Naval movement: zones of control", move_zoc_ships, ZOC_MOVE_RULE,
-             settings=(ZOC_IMMUNE,)),
-        _sim("5", "Other naval movement", move_other_ships, OTHER_MOVE_RULE,
-             settings=(ZOC_IMMUNE,)),
-        _sim("6", "Naval combat", fight_at_sea, NAVAL_RULE,
-             settings=(NAVAL_DIE, SHIPS_LOST, BLOCKADE_ZONE, BLOCKADE_PORT)),
-        _sim("7", "Land movement along railroads", read_land_orders, RAIL_MOVE_RULE,
-             orders=LAND),
-        _sim("8", "Land actions and movement by foot or landship", move_land_units, LAND_RULE,
-             settings=COMBAT),
+        # 3-9: movement and combat are simultaneous: each phase runs once, over every
+        # nation's orders at once, whatever order they were posted in.
+        Phase("3", "Naval embarkment and disembarkment in port", read_naval_orders,
+              EMBARK_RULE + " " + ENDS_MOVEMENT_RULE, orders=NAVAL),
+        Phase("4", "Naval movement: zones of control", move_zoc_ships, ZOC_MOVE_RULE,
+              settings=(ZOC_IMMUNE,)),
+        Phase("5", "Other naval movement", move_other_ships, OTHER_MOVE_RULE,
+              settings=(ZOC_IMMUNE,)),
+        Phase("6", "Naval combat", fight_at_sea, NAVAL_RULE,
+              settings=(NAVAL_DIE, SHIPS_LOST, BLOCKADE_ZONE, BLOCKADE_PORT)),
+        Phase("7", "Land movement along railroads", read_land_orders, RAIL_MOVE_RULE,
+              orders=LAND),
+        Phase("8", "Land actions and movement by foot or landship", move_land_units, LAND_RULE,
+              settings=COMBAT),
         Phase("9", "Land combat", settle_land_battles, COMBAT_RULE, settings=COMBAT),
         Phase("10", "Generals retreat or disband", generals_retreat, GENERALS_RULE,
               settings=(KILL_GENERAL,)),

@@ -12,7 +12,18 @@ from typing import Any
 
 import pandas as pd
 
-from sheetmaster.kit import COAST, LAND, RAIL, SEA, GameState, MapGraph, Names, values, write_rows
+from sheetmaster.kit import (
+    COAST,
+    LAND,
+    RAIL,
+    SEA,
+    GameState,
+    MapGraph,
+    Names,
+    World,
+    values,
+    write_rows,
+)
 
 from . import data
 from .tables import (
@@ -41,7 +52,7 @@ def gone(why: str, turn: int) -> str:
 
 
 @dataclass
-class GoldenWorld:
+class GoldenWorld(World):
     """Mutable game model the phases act on."""
 
     turn: int = 0

@@ -9,7 +9,7 @@ from ..card_tabs import MILITARY_PILE
 from ..piles import deal
 from ..vocabulary import Effect
 from ..war_tabs import Battle
-from ..world import BattleHere, EighteenWorld
+from ..world import BattleHere, Ctx, EighteenWorld
 from .rounds import end_round
 from .war import war_order
 
@@ -60,7 +60,7 @@ def bonus(world: EighteenWorld, nation: str, battle: BattleHere, attacking: bool
     return tech + cards
 
 
-def resolve_battles(ctx) -> None:
+def resolve_battles(ctx: Ctx) -> None:
     """F53: every score is worked out on the board as the last action left it, then every
     loser is removed."""
     world = ctx.world
@@ -96,5 +96,5 @@ def resolve_battles(ctx) -> None:
     world.fighting.clear()
 
 
-def end_the_war(ctx) -> None:
+def end_the_war(ctx: Ctx) -> None:
     end_round(ctx)

@@ -11,6 +11,7 @@ from ..orders import ACTIVATE, PLACE, PLAY_ADMIN
 from ..piles import leave_hand
 from ..rewards import plan, plan_cost, record_aggression
 from ..tables import RESOURCES
+from ..world import Ctx
 from .war_declarations import declare_war
 
 PLACE_RULE = (
@@ -29,7 +30,7 @@ ACTIVATE_RULE = (
 )
 
 
-def place_resources(ctx) -> None:
+def place_resources(ctx: Ctx) -> None:
     world, nation = ctx.world, ctx.player
     unplaced = world.nations[nation].unplaced
     for order in ctx.orders(PLACE):
@@ -57,7 +58,7 @@ def place_resources(ctx) -> None:
         ctx.resolve(order, Status.REJECTED, reason)
 
 
-def activate_and_play(ctx) -> None:
+def activate_and_play(ctx: Ctx) -> None:
     """Activations, admin cards and war declarations, in the order the nation posted them."""
     for order in ctx.orders(ACTIVATE, PLAY_ADMIN, "declare war"):
         if order.kind == ACTIVATE:
@@ -75,7 +76,7 @@ def _ready(world, entry: InPlay) -> dict[str, tuple[int, int]]:
             if entry.tokens(res) < card.need(res)}
 
 
-def activate(ctx, order: Order) -> None:
+def activate(ctx: Ctx, order: Order) -> None:
     world, nation = ctx.world, ctx.player
     name = order.fields["card"]
     card = world.cards[name]
@@ -109,7 +110,7 @@ def _amounts(parts: dict[str, int]) -> str:
     return ", ".join(f"{n} {res}" for res, n in parts.items())
 
 
-def play_admin(ctx, order: Order) -> None:
+def play_admin(ctx: Ctx, order: Order) -> None:
     world, nation = ctx.world, ctx.player
     name = order.fields["card"]
     held = next((h for h in world.hand(nation, ADMIN_PILE) if h.card == name), None)

@@ -12,6 +12,7 @@ from ..orders import DEFICIT
 from ..prosperity import adjust_prosperity
 from ..tables import COMMERCE, FOOD, PRODUCTION
 from ..vocabulary import total
+from ..world import Ctx
 
 COLLECT_RULE = (
     "To determine the amount of food to collect, calculate your food output and food "
@@ -26,7 +27,7 @@ COLLECT_RULE = (
 POP_ORDER = ("bourgeois", "laborer", "farmer")
 
 
-def collect_resources(ctx) -> None:
+def collect_resources(ctx: Ctx) -> None:
     world, nation = ctx.world, ctx.player
     n = world.nations[nation]
     standing = ctx.orders(DEFICIT)
@@ -49,7 +50,7 @@ def collect_resources(ctx) -> None:
         adjust_prosperity(ctx, nation, change, "its cards, each turn")
 
 
-def meet_deficit(ctx, nation: str, deficit: int, order: Order | None) -> None:
+def meet_deficit(ctx: Ctx, nation: str, deficit: int, order: Order | None) -> None:
     """F21: one pop settles the whole deficit, or food tokens equal to it, not a mix; without
     an order, tokens if the cards hold enough, else a pop. F22: what cannot be paid is not;
     the food technology's prosperity loss (F24) applies either way."""
@@ -87,7 +88,7 @@ def _food_cards(world, nation: str, card: str | None):
     return [c for c in world.in_play(nation) if c.food and (card is None or c.card == card)]
 
 
-def _pay_tokens(ctx, nation: str, deficit: int, cards) -> None:
+def _pay_tokens(ctx: Ctx, nation: str, deficit: int, cards) -> None:
     left = deficit
     for entry in cards:
         take = min(left, entry.food)
@@ -102,7 +103,7 @@ def _own_pop(world, nation: str, province: str):
     return row if row is not None and free_pops(row) > 0 else None
 
 
-def _sacrifice(ctx, nation: str, deficit: int, province: str | None) -> str:
+def _sacrifice(ctx: Ctx, nation: str, deficit: int, province: str | None) -> str:
     world = ctx.world
     row = _own_pop(world, nation, province) if province else _default_pop(world, nation)
     if row is None:
@@ -130,7 +131,7 @@ def _default_pop(world, nation: str):
     return None
 
 
-def _deficit_loss(ctx, nation: str, deficit: int) -> None:
+def _deficit_loss(ctx: Ctx, nation: str, deficit: int) -> None:
     effects = ctx.world.effects(nation)
     loss = total(effects, "deficit loss", "") + total(effects, "deficit loss",
                                                        "per food") * deficit

@@ -10,6 +10,7 @@ from ..card_tabs import TECHNOLOGY
 from ..orders import PICK
 from ..piles import deck, play_card, tech_problem
 from ..vocabulary import DEVELOPMENT
+from ..world import Ctx
 
 DRAFT_RULE = (
     "Starting to the left of the dealer, each player may pick a face-up Development card and "
@@ -20,7 +21,7 @@ DRAFT_RULE = (
 )
 
 
-def pick_development_card(ctx) -> None:
+def pick_development_card(ctx: Ctx) -> None:
     """F38: a nation's pick rows are its preferences, best first; it takes the first card
     still face up that it may take. F36: any face-up card, this round's or a technology left
     from an earlier draft. F37: the dealer picks last."""
@@ -56,7 +57,7 @@ def _why(world, name: str) -> str:
     return f" ({picked[0]})" if picked else ""
 
 
-def end_the_draft(ctx) -> None:
+def end_the_draft(ctx: Ctx) -> None:
     world = ctx.world
     gone = []
     for row in world.face_up():

@@ -10,6 +10,7 @@ from ..board import add_pops, free_pops, room_for_pops, take_pop
 from ..orders import MOVE_POPS, MOVE_REGIMENT
 from ..rewards import record_aggression
 from ..vocabulary import total
+from ..world import Ctx
 
 MOVE_RULE = (
     "End of turn: move pops and regiments. If your Transportation Technology or Economic Policy "
@@ -20,7 +21,7 @@ MOVE_RULE = (
 )
 
 
-def end_of_turn(ctx) -> None:
+def end_of_turn(ctx: Ctx) -> None:
     world, nation = ctx.world, ctx.player
     n = world.nations[nation]
     for order in ctx.orders(MOVE_POPS, MOVE_REGIMENT):
@@ -34,7 +35,7 @@ def end_of_turn(ctx) -> None:
     n.unplaced = {}
 
 
-def _allowance(ctx, what: str, count: int) -> str:
+def _allowance(ctx: Ctx, what: str, count: int) -> str:
     world, nation = ctx.world, ctx.player
     allowed = total(world.effects(nation), f"move {what}")
     used = world.nations[nation].moved.get(what, 0)
@@ -43,7 +44,7 @@ def _allowance(ctx, what: str, count: int) -> str:
     return ""
 
 
-def _move(ctx, order: Order) -> str:
+def _move(ctx: Ctx, order: Order) -> str:
     world, nation = ctx.world, ctx.player
     start, to = order.fields["province"], order.fields["to"]
     count = order.fields.get("amount") or 1
@@ -65,7 +66,7 @@ def _move(ctx, order: Order) -> str:
     return ""
 
 
-def _march(ctx, order: Order) -> str:
+def _march(ctx: Ctx, order: Order) -> str:
     world, nation = ctx.world, ctx.player
     start, to = order.fields["province"], order.fields["to"]
     here, there = world.provinces[start], world.provinces[to]

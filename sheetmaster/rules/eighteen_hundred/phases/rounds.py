@@ -10,6 +10,7 @@ from ..card_tabs import DRAFT_ROW, ERAS, EVENT_ROW, FaceUp
 from ..piles import contents, deck
 from ..settings import DRAFT, LAST_ROUND, ROUNDS_PER_ERA, era_of
 from ..vocabulary import DEVELOPMENT, GLOBAL_EVENT
+from ..world import Ctx
 from .scoring import score_the_game
 from .war import war_order
 
@@ -26,7 +27,7 @@ ROUND_RULE = (
 CHIP_RULE = "At the end of each round, pass the dealer chip to the left."
 
 
-def start_era(ctx, era: int) -> None:
+def start_era(ctx: Ctx, era: int) -> None:
     """F39: the Era I technologies are in the deck from the setup; F40: "all" global events
     are shuffled back, those drawn in the era before too."""
     world = ctx.world
@@ -40,14 +41,14 @@ def start_era(ctx, era: int) -> None:
     ctx.emit("", "era", f"era {ERAS[era - 1]} begins", PUBLIC)
 
 
-def lay_out_round(ctx, rnd: int) -> None:
+def lay_out_round(ctx: Ctx, rnd: int) -> None:
     """Steps 1 and 2's drawing, done as the round before ends so the players see the event and
     the cards before they write their picks."""
     world = ctx.world
     world.round = rnd
     if (rnd - 1) % ROUNDS_PER_ERA == 0:
         start_era(ctx, era_of(rnd))
-    dealer = world.dealer
+    dealer = world.dealer()
     events = deck(ctx, GLOBAL_EVENT).draw(1, "", f"round {rnd}'s global event")
     for card in events:
         world.rows.append(FaceUp(card, EVENT_ROW, rnd, ""))
@@ -61,7 +62,7 @@ def lay_out_round(ctx, rnd: int) -> None:
              f"for round {rnd}: {', '.join(drawn) or 'none'} (face up now: {left})")
 
 
-def end_round(ctx) -> None:
+def end_round(ctx: Ctx) -> None:
     """The global event's round is over; the chip passes left; the next round is laid out,
     or, after round 24, the game is scored (F61, F62)."""
     world, rnd = ctx.world, ctx.date.round
@@ -69,7 +70,7 @@ def end_round(ctx) -> None:
         if row.place == EVENT_ROW and not row.status:
             row.status = f"ended (round {rnd})"
             deck(ctx, GLOBAL_EVENT).discard([row.card])
-    dealer = world.dealer
+    dealer = world.dealer()
     new = world.left_of(dealer)
     world.nations[dealer].dealer, world.nations[new].dealer = False, True
     ctx.emit(new, "dealer chip", f"the dealer chip passes from {dealer} to {new}")
@@ -80,7 +81,7 @@ def end_round(ctx) -> None:
         lay_out_round(ctx, rnd + 1)
 
 
-def after_the_turns(ctx) -> None:
+def after_the_turns(ctx: Ctx) -> None:
     """"After each player has played their turn, any players that either declared war or were
     the target of a war declaration fight a war. If a Great War Global Event Card was drawn,
     all players fight a war." With no war the round ends here (the war stage is skipped)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..card_tabs import AMBITION_PILE, INSTITUTION, TECHNOLOGY
 from ..tables import FACTORY, FARM, MARKET
-from ..world import EighteenWorld
+from ..world import Ctx, EighteenWorld
 
 END_RULE = (
     "In 1920, the player who's built the most prosperous empire -- and done the best job "
@@ -50,7 +50,7 @@ def ambition_points(world: EighteenWorld, nation: str) -> tuple[int, str]:
     return points, f"{card.name}: {' + '.join(parts) or '0'}"
 
 
-def score_the_game(ctx) -> None:
+def score_the_game(ctx: Ctx) -> None:
     """F61: score = prosperity + ambition points; the higher prosperity breaks a tie, then
     the place is shared."""
     world = ctx.world

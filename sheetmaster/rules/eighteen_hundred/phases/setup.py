@@ -8,6 +8,7 @@ from ..card_tabs import AMBITION_PILE
 from ..piles import deal, deck, play_card
 from ..starts import lay_out_starts
 from ..vocabulary import ADMIN, AMBITION, DEVELOPMENT, MILITARY
+from ..world import Ctx
 from .rounds import lay_out_round
 
 SETUP_RULE = (
@@ -25,7 +26,7 @@ START_RULE = (
 )
 
 
-def set_up_the_game(ctx) -> None:
+def set_up_the_game(ctx: Ctx) -> None:
     world = ctx.world
     if not any(n.dealer for n in world.nations.values()) and world.nations:
         first = world.seating()[0]

@@ -4,7 +4,7 @@ left, each up to its war actions; battles begun by moves are fought after the la
 
 from __future__ import annotations
 
-from sheetmaster.kit import Order, Status
+from sheetmaster.kit import Order, Status, round_robin
 
 from .. import reasons as r
 from ..board import conscript, free_pops
@@ -13,7 +13,7 @@ from ..orders import CONSCRIPT, PASS, PLAY_MILITARY, WAR_KINDS, WAR_MOVE
 from ..piles import leave_hand
 from ..rewards import record_aggression
 from ..vocabulary import GLOBAL_EVENT
-from ..world import BattleHere, EighteenWorld, war_actions
+from ..world import BattleHere, Ctx, EighteenWorld, war_actions
 
 WAR_RULE = (
     "During a war, players involved in a war take turns making actions, starting with the "
@@ -53,31 +53,27 @@ def war_order(world: EighteenWorld) -> list[str]:
     return [n for n in world.turn_order() if foes.get(n)]
 
 
-def fight_the_war(ctx) -> None:
+def fight_the_war(ctx: Ctx) -> None:
     """F48: every posted action takes its turn in the schedule, a rejected one too (it is a
     pass); a nation that posted fewer passes the rest; rows beyond its actions are
     rejected."""
     world = ctx.world
     foes, order = enemies(world), war_order(world)
-    queues: dict[str, list[Order]] = {n: [] for n in order}
-    for o in ctx.orders(*WAR_KINDS):
-        if o.player in queues:
-            queues[o.player].append(o)
-        else:
-            ctx.resolve(o, Status.REJECTED, r.NOT_AT_WAR.say())
     actions = {n: war_actions(world, n) for n in order}
+    posted = ctx.orders(*WAR_KINDS)
+    for o in posted:
+        if o.player not in actions:
+            ctx.resolve(o, Status.REJECTED, r.NOT_AT_WAR.say())
     ctx.emit("", "war", f"the war of round {world.round}: " + (", ".join(
         f"{n} ({actions[n]} actions)" for n in order) or "nobody fights"))
-    for turn in range(max(actions.values(), default=0)):
-        for nation in order:
-            if turn < actions[nation] and queues[nation]:
-                _act(ctx, nation, queues[nation].pop(0), foes[nation])
-    for nation, left in queues.items():
-        for o in left:
-            ctx.resolve(o, Status.REJECTED, r.BEYOND.say(actions=actions[nation]))
+    for o in round_robin(posted, order, actions):
+        _act(ctx, o.player, o, foes[o.player])
+    for o in posted:
+        if ctx.resolved(o) is None:
+            ctx.resolve(o, Status.REJECTED, r.BEYOND.say(actions=actions[o.player]))
 
 
-def _act(ctx, nation: str, order: Order, foes: set[str]) -> None:
+def _act(ctx: Ctx, nation: str, order: Order, foes: set[str]) -> None:
     handler = {WAR_MOVE: _move, CONSCRIPT: _conscript, PLAY_MILITARY: _play,
                PASS: lambda *_: "passed"}[order.kind]
     outcome = handler(ctx, nation, order, foes)
@@ -91,7 +87,7 @@ def _battle_at(world: EighteenWorld, province: str) -> BattleHere | None:
     return next((b for b in world.fighting if b.province == province), None)
 
 
-def _move(ctx, nation: str, order: Order, foes: set[str]) -> str:
+def _move(ctx: Ctx, nation: str, order: Order, foes: set[str]) -> str:
     world = ctx.world
     start, to = order.fields["province"], order.fields["to"]
     here, there = world.provinces[start], world.provinces[to]
@@ -121,7 +117,7 @@ def _move(ctx, nation: str, order: Order, foes: set[str]) -> str:
     return f"moved from {start} to {to}"
 
 
-def _conscript(ctx, nation: str, order: Order, foes: set[str]) -> str:
+def _conscript(ctx: Ctx, nation: str, order: Order, foes: set[str]) -> str:
     """F51: on an own pop not conscripted yet, where no regiment stands."""
     world = ctx.world
     province = order.fields["province"]
@@ -136,7 +132,7 @@ def _conscript(ctx, nation: str, order: Order, foes: set[str]) -> str:
     return f"a conscripted regiment stands in {province}"
 
 
-def _play(ctx, nation: str, order: Order, foes: set[str]) -> str:
+def _play(ctx: Ctx, nation: str, order: Order, foes: set[str]) -> str:
     world = ctx.world
     name, province = order.fields["card"], order.fields.get("province") or ""
     held = next((h for h in world.hand(nation, MILITARY_PILE) if h.card == name), None)

@@ -10,7 +10,7 @@ from ..card_tabs import ADMIN_PILE
 from ..piles import leave_hand
 from ..rewards import record_aggression
 from ..war_tabs import CONQUEST, DECLARED, DIPLOMATIC, War
-from ..world import EighteenWorld
+from ..world import Ctx, EighteenWorld
 
 DECLARE_RULE = (
     "There are three ways a way can be initiated: by a player with the Conquest ambition, by a "
@@ -27,7 +27,7 @@ def aggression_since_last_turn(world: EighteenWorld, nation: str, target: str):
     """F44: an act of ``target`` against ``nation`` done since ``nation``'s last turn: earlier
     this round (before its turn now), or last round after its turn then (the war step too)."""
     now = world.turn_order().index(nation) + 1
-    before_dealer = world.seating()[world.seating().index(world.dealer) - 1]
+    before_dealer = world.seating()[world.seating().index(world.dealer()) - 1]
     then = world.turn_order(before_dealer).index(nation) + 1
     for act in world.aggressions:
         if act.by != target or act.against != nation:
@@ -38,7 +38,7 @@ def aggression_since_last_turn(world: EighteenWorld, nation: str, target: str):
     return None
 
 
-def declare_war(ctx, order: Order) -> None:
+def declare_war(ctx: Ctx, order: Order) -> None:
     world, nation = ctx.world, ctx.player
     target = order.fields["target"]
     how = values.fold(order.fields.get("how") or "")
@@ -80,7 +80,7 @@ def _conquered(world: EighteenWorld, nation: str) -> bool:
                for w in world.wars)
 
 
-def _declare(ctx, nation: str, target: str, by: str, answer: str) -> None:
+def _declare(ctx: Ctx, nation: str, target: str, by: str, answer: str) -> None:
     world = ctx.world
     world.wars.append(War(world.round, nation, target, by, answer))
     record_aggression(ctx, nation, target, "declared war")

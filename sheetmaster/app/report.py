@@ -18,7 +18,15 @@ from sheetmaster.kit.model import GM_ONLY, Event, GameState, OrderResult, Status
 from sheetmaster.kit.orders import PLAYER
 from sheetmaster.kit.ruleset import Ruleset
 from sheetmaster.kit.schema import Kind
-from sheetmaster.kit.tabs import DEFAULT_CAP, GAME_TAB, LOG_TAB, ORDER_CAP, ORDERS_TAB, all_tables
+from sheetmaster.kit.tabs import (
+    DEFAULT_CAP,
+    GAME_TAB,
+    GM_ORDERS_TAB,
+    LOG_TAB,
+    ORDER_CAP,
+    ORDERS_TAB,
+    all_tables,
+)
 
 
 def _player_of(change: CellChange, players: set[str], orders_by: dict[int, Any]
@@ -107,13 +115,20 @@ def format_results(result: TurnResult, words: dict[Status, str] | None = None) -
     for r in shown:
         reason = f": {r.reason}" if r.reason else ""
         status = words[r.status] if words else r.status.value
-        lines.append(f"  row {r.row:>5}  {one_line(r.player or '?')} - "
+        where = f"row {r.row:>5}" if r.row >= 0 else order_row(r.row)
+        lines.append(f"  {where}  {one_line(r.player or '?')} - "
                      f"{one_line(r.kind or '?')} -> {status}{one_line(reason)}")
     for player, rows in over.items():
         status = words[Status.REJECTED] if words else Status.REJECTED.value
         lines.append(f"  {_rows_span(rows)}  {one_line(player or '?')} -> {status}: "
                      f"{reason_over}")
     return printable("\n".join(lines)) or "  (no orders this turn)"
+
+
+def order_row(row: int) -> str:
+    """Where an order is, for people: 'row 12', or 'GM orders, row 2' for a row of the GM
+    orders tab (which a turn numbers negative, after the Orders tab's: -2 is its row 2)."""
+    return f"{GM_ORDERS_TAB}, row {-row}" if row < 0 else f"row {row}"
 
 
 def over_cap_of(result: TurnResult) -> str:
@@ -336,8 +351,8 @@ def _orders_section(mine: list[OrderResult] | None, reason_over: str = "") -> li
         return ["No orders this turn.", ""]
     shown, over = gathered(mine, reason_over)
     return ["| row | order | result | reason |", "|---|---|---|---|",
-            *(f"| {r.row} | {md(r.kind)} | {r.status.value} | {md(r.reason)} |"
-              for r in shown),
+            *(f"| {r.row if r.row >= 0 else order_row(r.row)} | {md(r.kind)} | "
+              f"{r.status.value} | {md(r.reason)} |" for r in shown),
             *(f"| {_rows_span(rows)} | | {Status.REJECTED.value} | {reason_over} |"
               for rows in over.values()), ""]
 

@@ -17,10 +17,10 @@ import logging
 from importlib.metadata import entry_points
 from types import ModuleType
 
-from sheetmaster.app.commands import games, maps, setup, site, tools, turns, verify
+from sheetmaster.app.commands import games, maps, posting, setup, site, tools, turns, verify
 
 #: in the order ``sheetmaster --help`` lists them (the plugged-in ones follow).
-MODULES = (setup, turns, verify, maps, site, games, tools)
+MODULES = (setup, turns, posting, verify, maps, site, games, tools)
 #: the entry point group other packages add commands through
 GROUP = "sheetmaster.commands"
 

@@ -728,3 +728,42 @@ def test_a_report_without_a_summary_starts_with_its_counts():
     (text,) = compose(report).messages
     assert text.startswith("_3 orders, 1 rejected, 2 dice rolled._\n\n## The whole game")
     assert text.count("_3 orders") == 1
+
+
+def test_post_posts_a_google_sheets_turn_from_its_reports(tmp_path, discord, monkeypatch,
+                                                          capsys):
+    from sheetmaster.kit.fairness import SECRET_ENV
+    from sheetmaster.testing.fakesheets import FakeSheetsServer
+    from sheetmaster.testing.fakesheets.upload import upload_state
+    from tests.test_many_games import example_state
+
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(SECRET_ENV, "the sheet game's dice secret")
+    with FakeSheetsServer() as server:
+        monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
+        sid = upload_state(server, example_state("claims", -1),
+                           env_secret="the sheet game's dice secret")
+        assert main(["resolve", "--sheet", sid, "--report-dir", "private", "--no-map",
+                     "-q"]) == 0
+        turn = next(tmp_path.glob("turn-*-report.md")).name.split("-")[1]
+        monkeypatch.setenv(PUBLIC_ENV, discord.webhook("public"))
+        monkeypatch.setenv(PLAYERS_ENV, f"Avalon = {discord.webhook('avalon')}")
+        capsys.readouterr()
+        assert main(["post", "--sheet", sid, "--report-dir", "private"]) == 0
+    assert capsys.readouterr().out.startswith(
+        f"turn {turn}: posted to Discord: the public channel, Avalon's channel (")
+    assert "## Avalon" in discord.text("avalon") and "## Bretagne" not in discord.text("avalon")
+    assert "## Bretagne" in discord.text("public")
+    assert (tmp_path / f"turn-{turn}-discord.json").exists()
+
+
+def test_a_turn_resolved_again_after_an_undo_is_posted_again(game, discord, monkeypatch):
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.setenv(PUBLIC_ENV, discord.webhook("public"))
+    monkeypatch.delenv(PLAYERS_ENV, raising=False)
+    assert main(["resolve", str(game), "--discord", "--no-map", "-q"]) == 0
+    first = len(discord.messages)
+    assert main(["undo", str(game), "-q"]) == 0
+    assert main(["resolve", str(game), "--discord", "--no-map", "-q"]) == 0
+    assert len(discord.messages) == 2 * first  # not taken for a channel that has the turn

@@ -12,13 +12,16 @@ from __future__ import annotations
 import argparse
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sheetmaster.app.delivery.webhooks import PLAYERS_ENV, PUBLIC_ENV, Webhooks, from_env
 from sheetmaster.app.exits import Exit, UsageError
 from sheetmaster.app.report import TurnGroups
 from sheetmaster.app.runs import RunOutcome
 from sheetmaster.kit import values
+
+if TYPE_CHECKING:
+    from sheetmaster.app.delivery.post import Posted
 
 log = logging.getLogger("sheetmaster")
 
@@ -55,7 +58,9 @@ def post(outcome: RunOutcome, webhooks: Webhooks, map_png: bytes | None, *,
 
     assert outcome.result is not None and outcome.ruleset is not None
     game = values.text(outcome.result.after.meta.get("game"))
-    record = PostRecord.load(record_path(report), outcome.result.turn) if report else None
+    # a turn just resolved is posted everywhere: a record of this turn beside its report is
+    # an earlier resolve's (undone since), written over
+    record = PostRecord(record_path(report), outcome.result.turn) if report else None
     posted = post_turn(outcome.ruleset, outcome.result, webhooks, game=game, map_png=map_png,
                        mask=not quiet, groups=groups, record=record)
     line = said(posted)
@@ -65,8 +70,8 @@ def post(outcome: RunOutcome, webhooks: Webhooks, map_png: bytes | None, *,
     return line
 
 
-def said(posted: Any) -> str:
-    """The line that says where a turn was posted (a :class:`~.delivery.post.Posted`)."""
+def said(posted: Posted) -> str:
+    """The line that says where a turn was posted."""
     line = (f"posted to Discord: {', '.join(posted.channels) or 'no channel'} "
             f"({posted.messages} messages)")
     if posted.had_it:

@@ -87,7 +87,7 @@ class TurnReports:
     own: dict[str, str] = field(default_factory=dict)
     #: the GM's full report.
     gm: str | None = None
-    #: the game's players (those with no report here are told to have none).
+    #: the game's players (a name in the players' webhooks that is none of them is told).
     players: list[str] = field(default_factory=list)
     map_png: bytes | None = None
 
@@ -114,9 +114,10 @@ def reports_from_files(public: Path, folder: Path | None, turn: int, *, game: st
     player's own and the GM's from ``folder`` (the resolve's --report-dir), each known by its
     title; a file there of another turn is left out, saying so."""
     text = _read(public)
-    if text.split("\n", 1)[0] != f"# Turn {turn} results":
+    first = text.split("\n", 1)[0]
+    if first != f"# Turn {turn} results":
         raise ReportFileError(f"{public} is not the public report of turn {turn} (its first "
-                              f"line is {one_line(text.split(chr(10), 1)[0][:80])!r})")
+                              f"line is {one_line(first[:80])!r})")
     reports = TurnReports(turn, game, text, players=report_players(text))
     if map_png is not None and map_png.is_file():
         reports.map_png = map_png.read_bytes()
@@ -127,11 +128,12 @@ def reports_from_files(public: Path, folder: Path | None, turn: int, *, game: st
                               f"--report-dir)")
     mine, others = f"# Turn {turn} results for ", []
     for path in sorted(folder.glob("*.md")):
-        first = _read(path).split("\n", 1)[0]
+        text = _read(path)
+        first = text.split("\n", 1)[0]
         if first == f"# Turn {turn} results (GM's full report)":
-            reports.gm = _read(path)
+            reports.gm = text
         elif first.startswith(mine):
-            reports.own[first[len(mine):]] = _read(path)
+            reports.own[first[len(mine):]] = text
         else:
             others.append(path.name)
     if others:

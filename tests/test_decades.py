@@ -158,7 +158,25 @@ def test_the_report_has_a_section_per_state_and_each_turn_step():
         assert f"## {state}" in report
     assert "**7. The next turn opens: technology, modifiers, interregnums, income**" in report
     gm = player_report(DECADES, result, "GM")
-    assert "| -2 | stability hit | applied |" in gm
+    assert "| GM orders, row 2 | stability hit | applied |" in gm  # the tab named (issue 27)
+    assert "| -2 |" not in gm
+
+
+def test_gm_orders_are_named_by_their_tab_in_the_output_and_json_keeps_its_numbers(
+        tmp_path, capsys):
+    import json
+
+    game = tmp_path / "decades.xlsx"
+    assert main(["new", "decades", str(game), "--example", "-q"]) == 0
+    assert main(["resolve", str(game), "--force", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "  GM orders, row 2  Poland - stability hit -> applied" in out
+    assert "row -" not in out
+    assert main(["resolve", str(game), "--force", "--dry-run", "--json", "-q"]) == 0
+    orders = json.loads(capsys.readouterr().out)["orders"]
+    gm = next(o for o in orders if o["order"] == "stability hit")
+    assert gm["row"] == -2 and gm["tab"] == "GM orders"  # scripts' numbers stay as they were
+    assert {o["tab"] for o in orders if o["row"] > 0} == {"Orders"}
 
 
 def test_a_turn_under_google_faults_ends_as_a_clean_one():

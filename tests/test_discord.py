@@ -242,9 +242,12 @@ def test_each_player_gets_only_their_own_report(discord):
     text = {n: "\n".join(m.content for m in msgs)
             for n, msgs in (("public", public), ("kuroda", kuroda), ("amana", amana),
                             ("gm", gm))}
-    assert "# Turn 5 results for Kuroda" in text["kuroda"]
-    assert "# Turn 5 results for Amana" in text["amana"]
-    assert "GM's full report" in text["gm"] and not discord.to("nobody")
+    assert kuroda[0].content == "**Isles: turn 5**: your own report"
+    assert "## Kuroda" in text["kuroda"] and "## Amana" not in text["kuroda"]
+    assert "## Amana" in text["amana"] and "## Kuroda" not in text["amana"]
+    assert gm[0].content == "**Isles: turn 5**: the GM's full report"
+    assert all(f"## {p}" in text["gm"] for p in ("Kuroda", "Amana", "Mori", "Takeda"))
+    assert not discord.to("nobody")
     # Kuroda's ninja order is secret: its reason is Kuroda's and the GM's alone
     secret = next(r for r in result.results if r.secret and r.player == "Kuroda")
     assert secret.reason and secret.reason in text["kuroda"] and secret.reason in text["gm"]
@@ -252,14 +255,19 @@ def test_each_player_gets_only_their_own_report(discord):
     assert all(len(m.content) <= 2000 for m in discord.messages)
 
 
-def test_a_report_too_long_for_a_few_messages_goes_as_a_file(discord, monkeypatch):
-    monkeypatch.setattr("sheetmaster.app.delivery.post.MAX_MESSAGES", 1)
+def test_a_report_too_long_for_its_messages_keeps_every_section_and_goes_as_a_file(
+        discord, monkeypatch):
+    monkeypatch.setattr("sheetmaster.app.delivery.compose.MAX_MESSAGES", 2)
     ruleset, result = clans_turn()
     hooks = from_env({PUBLIC_ENV: discord.webhook("public")})
     post_turn(ruleset, result, hooks, client=client())
     messages = discord.to("public")
-    assert len(messages) == 3 and "the whole report is attached" in messages[2].content
-    (attached,) = messages[2].files.values()
+    assert len(messages) == 4  # the title, two messages, the file
+    for player in ("Kuroda", "Amana", "Mori", "Takeda"):  # each section, shortened
+        assert f"## {player}" in messages[1].content + messages[2].content
+    assert "the whole report is attached" in messages[2].content
+    assert messages[3].content == "The whole report is attached."
+    (attached,) = messages[3].files.values()
     assert attached.decode().startswith("# Turn 5 results")
 
 
@@ -365,8 +373,10 @@ def test_a_report_past_discords_upload_limit_goes_in_files_within_every_limit(di
     sent = b"".join(data for f in files for data in f.values())
     assert MAX_ATTACHED - MAX_UPLOAD < len(sent) <= MAX_ATTACHED
     assert report.encode().startswith(sent) and sent.endswith(b"\n")  # cut between lines
-    note = next(m.content for m in discord.messages if "more messages' worth" in m.content)
+    note = next(m.content for m in discord.messages if m.content.startswith("The report is"))
     assert "MiB are attached" in note and "the GM has the whole report" in note
+    assert len(discord.messages) <= 2 + 25 + 3  # the title, its messages, the files'
+    assert "whole report is attached" in discord.messages[-4].content  # where the rest is
 
 
 def test_files_are_cut_between_lines_and_never_inside_a_character():
@@ -385,7 +395,7 @@ def small_uploads(monkeypatch):
     monkeypatch.setattr("sheetmaster.app.delivery.discord.MAX_UPLOAD", 4_000)
     monkeypatch.setattr("sheetmaster.app.delivery.post.MAX_UPLOAD", 4_000, raising=False)
     monkeypatch.setattr("sheetmaster.app.delivery.post.MAX_ATTACHED", 12_000, raising=False)
-    monkeypatch.setattr("sheetmaster.app.delivery.post.MAX_MESSAGES", 1)
+    monkeypatch.setattr("sheetmaster.app.delivery.compose.MAX_MESSAGES", 1)
 
 
 def test_a_report_past_the_upload_limit_reaches_every_channel(discord, small_uploads):
@@ -431,3 +441,329 @@ def test_resolve_exits_5_when_a_channel_failed_and_posts_the_rest(game, discord,
     err = capsys.readouterr().err
     assert "posting to Discord failed for Avalon's channel" in err and "Traceback" not in err
     assert discord.to("public") and discord.to("gm")
+
+
+# --- reports composed for Discord (issue 27) -------------------------------------------------
+
+REPORT = """# Turn 3 results
+
+Rules: Claims. Dice seed: 7.
+
+## At a glance
+
+Territories gained: Avalon (Ys)
+
+## The whole game
+
+**A. Grab war territory**
+- turn 3 opens
+
+## Avalon
+
+| row | order | result | reason |
+|---|---|---|---|
+| 2 | claim | applied | took Ys |
+| 3 | x \\| 9 \\| forged | rejected | no such order: 'x \\| 9 \\| forged' |
+| GM orders, row 2 | gift | applied | |
+
+Balances: gold 10 -> 12
+
+## Bretagne
+
+No orders this turn.
+
+_3 orders, 1 rejected, 2 dice rolled._
+"""
+
+
+def test_a_report_is_composed_for_discord_summary_first_and_tables_as_lines():
+    from sheetmaster.app.delivery.compose import compose
+
+    composed = compose(REPORT)
+    assert not composed.cut and len(composed.messages) == 1
+    (text,) = composed.messages
+    assert text.startswith("## At a glance\n\nTerritories gained: Avalon (Ys)\n\n"
+                           "_3 orders, 1 rejected, 2 dice rolled._\n\n## The whole game")
+    assert "# Turn 3 results" not in text and text.endswith("Rules: Claims. Dice seed: 7.")
+    assert "- row 2: claim -> applied: took Ys" in text
+    assert "- row 3: x \\| 9 \\| forged -> **rejected**: no such order: 'x \\| 9 \\| forged'" \
+        in text  # an escaped pipe stays in its cell
+    assert "- GM orders, row 2: gift -> applied\n" in text
+    assert not [line for line in text.splitlines() if line.startswith("|")]
+
+
+def test_a_section_longer_than_a_message_goes_on_under_continued():
+    from sheetmaster.app.delivery.compose import compose
+
+    lines = [f"- line {i} " + "x" * 60 for i in range(100)]
+    report = "# Turn 2 results\n\n## Avalon\n\n" + "\n".join(lines) + "\n\n## Bretagne\n\nhi\n"
+    messages = compose(report).messages
+    assert len(messages) == 4 and all(len(m) <= 2000 for m in messages)
+    assert messages[0].startswith("## Avalon\n\n- line 0 ")  # the heading with its lines
+    assert all(m.startswith("**Avalon** (continued)\n\n- line") for m in messages[1:])
+    assert messages[3].endswith("## Bretagne\n\nhi")  # the next section packed after
+    said = [line for m in messages for line in m.splitlines() if line.startswith("- line")]
+    assert said == lines
+
+
+def test_too_many_messages_shorten_every_section_alike_and_keep_each_one():
+    from sheetmaster.app.delivery.compose import compose
+
+    sections = "".join(f"## Player {p}\n\n**1. Phase**\n" +
+                       "".join(f"- line {i} of player {p} " + "y" * 40 + "\n"
+                               for i in range(60)) + "\n" for p in range(40))
+    composed = compose("# Turn 2 results\n\n" + sections + "_many orders._\n",
+                       max_messages=10)
+    assert composed.cut and len(composed.messages) <= 10
+    text = "\n".join(composed.messages)
+    for p in range(40):
+        assert f"## Player {p}\n" in text and f"- line 0 of player {p} " in text
+    assert text.count("more lines: the whole report is attached._") == 40
+    assert "_many orders._" in text
+    assert "**1. Phase**\n\n_..." not in text  # no phase heading left without its lines
+
+
+def test_a_players_text_forges_no_line_and_pings_no_one(game, discord, monkeypatch):
+    """An order typed to look like report lines stays inside its own line."""
+    import openpyxl
+
+    book = openpyxl.load_workbook(game)
+    orders = book["Orders"]
+    orders.append([2, "Avalon", "x | 9 | gift | applied |\n## Bretagne\n<@&1> @everyone"])
+    book.save(game)
+    monkeypatch.setenv(PUBLIC_ENV, discord.webhook("public"))
+    monkeypatch.delenv(PLAYERS_ENV, raising=False)
+    assert main(["resolve", str(game), "--discord", "--no-map", "-q"]) == 0
+    text = discord.text("public")
+    lines = text.splitlines()
+    assert lines.count("## Bretagne") == 1 and not [x for x in lines if x.startswith("|")]
+    assert "@everyone" not in text and "<@&1>" not in text
+    assert any("x \\| 9 \\| gift \\| applied \\| ## Bretagne" in x for x in lines)
+
+
+# --- every example game's turn, posted (issue 27's test) ------------------------------------
+
+def _players_of(folder: Path, turn: int) -> list[str]:
+    mine = f"# Turn {turn} results for "
+    return [first[len(mine):] for p in sorted(folder.glob("*.md"))
+            if (first := p.read_text(encoding="utf-8").split("\n", 1)[0]).startswith(mine)]
+
+
+@pytest.mark.parametrize("name", ["claims", "clans", "decades", "eighteen_hundred",
+                                  "goldenage"])
+def test_each_example_games_turn_reaches_every_channel_within_discords_limits(
+        name, tmp_path, discord, monkeypatch, capsys):
+    from sheetmaster.app.delivery.compose import MAX_MESSAGES
+
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.setitem(DiscordClient.__init__.__kwdefaults__, "first_wait", 0.01)
+    discord.rate_limit = (5, 0.3)  # Discord's 5 posts in 2 s, faster
+    monkeypatch.chdir(tmp_path)
+    game = tmp_path / "game.xlsx"
+    assert main(["new", name, str(game), "--example", "-q"]) == 0
+    gm = f"GM = {discord.webhook('gm')}"
+    monkeypatch.setenv(PUBLIC_ENV, discord.webhook("public"))
+    monkeypatch.setenv(PLAYERS_ENV, gm)
+    assert main(["resolve", str(game), "--force", "--discord", "--report-dir", "private",
+                 "-q"]) == 0
+    turn = int(next(tmp_path.glob("game-turn-*-report.md")).name.split("-")[2])
+    report = (tmp_path / f"game-turn-{turn}-report.md").read_text(encoding="utf-8")
+    players = _players_of(tmp_path / "private", turn)
+    assert players
+    public = discord.text("public")
+    for player in players:  # every nation's section, in the public channel and the GM's
+        assert f"## {player}\n" in public and f"## {player}\n" in discord.text("gm")
+    for line in report.splitlines():  # every line of the report is posted
+        if line.startswith(("- ", "**")):
+            assert inert(line) in public, line
+
+    assert not discord.refused and discord.limited == 0  # the client heeds the headers
+
+    # the players' own channels, later: `post` posts them, and the public and GM's not again
+    time.sleep(0.3)  # a new run knows nothing of the last one's rate limit: let it pass
+    before = len(discord.messages)
+    monkeypatch.setenv(PLAYERS_ENV, f"{gm}\n" + "\n".join(f"{p} = {discord.webhook(p)}"
+                                                         for p in players))
+    capsys.readouterr()
+    assert main(["post", str(game), "--report-dir", "private"]) == 0
+    out = capsys.readouterr().out
+    assert "had the turn already: the public channel, the GM's channel" in out
+    assert all(m.webhook in players for m in discord.messages[before:])
+    for player in players:
+        assert f"## {player}\n" in discord.text(player)
+    assert main(["post", str(game), "--report-dir", "private", "-q"]) == 0
+    assert "posted to Discord: no channel (0 messages)" in capsys.readouterr().out
+
+    for m in discord.messages:
+        assert len(m.content) <= 2000
+        assert not [x for x in m.content.splitlines() if x.startswith("|")], m.content
+    for channel in {m.webhook for m in discord.messages}:
+        assert len(discord.to(channel)) <= 1 + MAX_MESSAGES
+    assert not discord.refused and discord.limited == 0
+
+
+# --- posting again: the record, and `sheetmaster post` ---------------------------------------
+
+def test_the_fakes_rate_limit_answers_429_past_it_and_a_heeding_client_never_meets_it(
+        discord):
+    discord.rate_limit = (3, 0.3)
+    hook = Webhook(discord.webhook("public"), "the public channel")
+    poster = client()
+    for i in range(7):
+        poster.post(hook, f"message {i}")
+    assert discord.limited == 0 and poster.retries == 0 and len(discord.messages) == 7
+    blind = client()  # one that does not heed them is answered 429, and tries again
+    blind._note_bucket = lambda *args: None
+    for i in range(4):
+        blind.post(hook, f"blind {i}")
+    assert discord.limited >= 1 and blind.retries == discord.limited
+    assert len(discord.messages) == 11
+
+
+class Failing(DiscordClient):
+    """Discord refusing every message after the first ``good`` ones."""
+
+    def __init__(self, good: int) -> None:
+        super().__init__(deadline=1, first_wait=0.01)
+        self.good = good
+
+    def post(self, webhook, content, files=()):
+        if self.good <= 0:
+            raise DeliveryError(f"Discord refused the message to {webhook}: 500")
+        self.good -= 1
+        super().post(webhook, content, files)
+
+
+def test_a_channel_left_part_way_gets_the_rest_and_one_that_has_the_turn_nothing(
+        discord, tmp_path):
+    from sheetmaster.app.delivery.post import channel_messages, turn_reports
+    from sheetmaster.app.delivery.record import PostRecord
+
+    ruleset, result = clans_turn()
+    reports = turn_reports(ruleset, result, game="Isles")
+    hooks = from_env({PUBLIC_ENV: discord.webhook("public"),
+                      PLAYERS_ENV: f"GM = {discord.webhook('gm')}"})
+    path = tmp_path / "isles-turn-5-discord.json"
+    from sheetmaster.app.delivery.post import post_reports
+
+    with pytest.raises(DeliveryError):  # the public channel's 3rd message fails
+        post_reports(reports, hooks, client=Failing(2), record=PostRecord.load(path, 5))
+    assert len(discord.to("public")) == 2 and not discord.to("gm")
+    posted = post_reports(reports, hooks, client=client(), record=PostRecord.load(path, 5))
+    whole = [m for m, _ in channel_messages("**Isles: turn 5**", reports.public, [],
+                                            "turn-5-report.md")]
+    assert [m.content for m in discord.to("public")] == whole  # every message once
+    assert posted.channels == ["the public channel", "the GM's channel"]
+    again = post_reports(reports, hooks, client=client(), record=PostRecord.load(path, 5))
+    assert again.messages == 0 and again.had_it == ["the public channel", "the GM's channel"]
+    forced = post_reports(reports, hooks, client=client(), record=PostRecord.load(path, 5),
+                          again=True)
+    assert forced.messages == len(whole) + len(discord.to("gm")) // 2
+    # the record says which channel got what, and nothing of a webhook nor of a report
+    saved = path.read_text(encoding="utf-8")
+    data = json.loads(saved)
+    assert data["turn"] == 5 and len(data["channels"]) == 2
+    assert {c["channel"] for c in data["channels"].values()} == {"the public channel",
+                                                                  "the GM's channel"}
+    for url in hooks.addresses():
+        number, token = url.rsplit("/", 2)[-2:]
+        assert token not in saved and f"/{number}/" not in saved
+    assert "Kuroda" not in saved
+    assert not PostRecord.load(path, 6).channels  # another turn's record: nothing posted yet
+
+
+@pytest.fixture
+def resolved(game, discord, monkeypatch):
+    """The claims example resolved with --discord while its public webhook is gone (exit 5),
+    the GM's channel posted: (the game, the GM's webhook line)."""
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    gm = f"GM = {discord.webhook('gm')}"
+    monkeypatch.setenv(PUBLIC_ENV, discord.url + "/api/webhooks/77/" + "g" * 40)
+    monkeypatch.setenv(PLAYERS_ENV, gm)
+    assert main(["resolve", str(game), "--discord", "--no-map", "--report-dir",
+                 str(game.parent / "private"), "-q"]) == 5
+    assert discord.to("gm") and not discord.to("public")
+    return game, gm
+
+
+def test_post_posts_a_turn_discord_failed_and_never_twice(resolved, discord, monkeypatch,
+                                                         capsys):
+    game, gm = resolved
+    capsys.readouterr()
+    monkeypatch.setenv(PUBLIC_ENV, discord.webhook("public"))  # the GM makes a new webhook
+    sent_gm = len(discord.to("gm"))
+    assert main(["post", str(game), "--turn", "2", "--report-dir",
+                 str(game.parent / "private")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("turn 2: posted to Discord: the public channel (")
+    assert "had the turn already: the GM's channel" in out
+    assert len(discord.to("gm")) == sent_gm
+    public = discord.to("public")
+    assert public[0].content == "**Example: the Matter of Britain: turn 2**"
+    assert public[1].content.startswith("## At a glance")
+    assert main(["post", str(game)]) == 0  # the last resolved turn, again: nothing
+    assert "posted to Discord: no channel (0 messages)" in capsys.readouterr().out
+    assert len(discord.to("public")) == len(public)
+    assert main(["post", str(game), "--again", "-q"]) == 0
+    assert len(discord.to("public")) == 2 * len(public)
+
+
+def test_post_refuses_a_turn_not_resolved_or_a_report_of_another(resolved, discord,
+                                                               capsys, tmp_path):
+    game, _ = resolved
+    assert main(["post", str(game), "--turn", "3"]) == 2
+    assert "turn 3 is not resolved yet: the game is on turn 3" in capsys.readouterr().err
+    other = tmp_path / "other.md"
+    other.write_text("# Turn 1 results\n", encoding="utf-8")
+    assert main(["post", str(game), "--report", str(other)]) == 2
+    assert "is not the public report of turn 2" in capsys.readouterr().err
+    assert main(["post", str(game), "--turn", "1"]) == 2  # no report of turn 1 was written
+    assert "no report of turn 1 at" in capsys.readouterr().err
+
+
+def test_a_report_without_a_summary_starts_with_its_counts():
+    from sheetmaster.app.delivery.compose import compose
+
+    report = REPORT.replace("## At a glance\n\nTerritories gained: Avalon (Ys)\n\n", "")
+    (text,) = compose(report).messages
+    assert text.startswith("_3 orders, 1 rejected, 2 dice rolled._\n\n## The whole game")
+    assert text.count("_3 orders") == 1
+
+
+def test_post_posts_a_google_sheets_turn_from_its_reports(tmp_path, discord, monkeypatch,
+                                                          capsys):
+    from sheetmaster.kit.fairness import SECRET_ENV
+    from sheetmaster.testing.fakesheets import FakeSheetsServer
+    from sheetmaster.testing.fakesheets.upload import upload_state
+    from tests.test_many_games import example_state
+
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(SECRET_ENV, "the sheet game's dice secret")
+    with FakeSheetsServer() as server:
+        monkeypatch.setenv("SHEETMASTER_SHEETS_ENDPOINT", server.url)
+        sid = upload_state(server, example_state("claims", -1),
+                           env_secret="the sheet game's dice secret")
+        assert main(["resolve", "--sheet", sid, "--report-dir", "private", "--no-map",
+                     "-q"]) == 0
+        turn = next(tmp_path.glob("turn-*-report.md")).name.split("-")[1]
+        monkeypatch.setenv(PUBLIC_ENV, discord.webhook("public"))
+        monkeypatch.setenv(PLAYERS_ENV, f"Avalon = {discord.webhook('avalon')}")
+        capsys.readouterr()
+        assert main(["post", "--sheet", sid, "--report-dir", "private"]) == 0
+    assert capsys.readouterr().out.startswith(
+        f"turn {turn}: posted to Discord: the public channel, Avalon's channel (")
+    assert "## Avalon" in discord.text("avalon") and "## Bretagne" not in discord.text("avalon")
+    assert "## Bretagne" in discord.text("public")
+    assert (tmp_path / f"turn-{turn}-discord.json").exists()
+
+
+def test_a_turn_resolved_again_after_an_undo_is_posted_again(game, discord, monkeypatch):
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.setenv(PUBLIC_ENV, discord.webhook("public"))
+    monkeypatch.delenv(PLAYERS_ENV, raising=False)
+    assert main(["resolve", str(game), "--discord", "--no-map", "-q"]) == 0
+    first = len(discord.messages)
+    assert main(["undo", str(game), "-q"]) == 0
+    assert main(["resolve", str(game), "--discord", "--no-map", "-q"]) == 0
+    assert len(discord.messages) == 2 * first  # not taken for a channel that has the turn

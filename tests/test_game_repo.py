@@ -256,8 +256,9 @@ def test_two_games_with_repository_secrets_of_their_own_names_on_the_fake_sheets
                                                                       "isles Kuroda")
                                                           if c.startswith(name))):
             assert discord.to(channel)[0].content.startswith(f"**{title}: turn "), channel
-    assert "results for Bretagne" in "\n".join(m.content for m in discord.to("avalon Bretagne"))
-    assert "results for Kuroda" in "\n".join(m.content for m in discord.to("isles Kuroda"))
+    # each player's own report (composed for Discord: its title is the first message's)
+    assert "## Bretagne" in discord.text("avalon Bretagne")
+    assert "## Kuroda" in discord.text("isles Kuroda")
 
 
 def setting(state, name: str):

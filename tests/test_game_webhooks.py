@@ -76,8 +76,8 @@ def test_each_game_posts_to_the_webhooks_games_toml_names_for_it(two_games, disc
         for channel in ("public", "avalon", "gm"):
             messages = discord.to(f"{game} {channel}")
             assert messages[0].content.startswith(f"**Game {game.upper()}: turn 2")
-        assert "results for Avalon" in "\n".join(m.content for m in
-                                                  discord.to(f"{game} avalon"))
+        assert discord.to(f"{game} avalon")[0].content.endswith(": your own report")
+        assert "## Avalon" in discord.text(f"{game} avalon")
 
 
 def test_two_posting_games_reading_the_same_webhook_secrets_are_refused(two_games, discord,

@@ -237,7 +237,8 @@ def uploads() -> dict[str, dict]:
 def test_turn_report_and_map_are_kept_per_game_even_when_the_run_fails():
     upload = uploads()["turn-report"]
     assert upload["if"] == "always()"
-    assert upload["with"]["path"].split() == ["turn-report.md", "turn-map.png"]
+    assert upload["with"]["path"].split() == ["turn-report.md", "turn-map.png",
+                                               "turn-discord.json"]
     assert "matrix.game" in upload["with"]["name"]
     assert upload["with"]["if-no-files-found"] == "ignore"
 

@@ -62,8 +62,11 @@ def turn_document(command: str, game: str, ruleset: Ruleset, result: TurnResult,
         "turn": result.turn,
         "dry_run": dry_run,
         "written": written,
-        "orders": [{"row": r.row, "player": r.player, "order": r.kind,
-                    "status": r.status.value, "reason": r.reason} for r in result.results],
+        # "row" stays the number scripts read (negative for the GM orders tab: -2 is its
+        # row 2); "tab" names the tab
+        "orders": [{"row": r.row, "tab": GM_ORDERS_TAB if r.row < 0 else ORDERS_TAB,
+                    "player": r.player, "order": r.kind, "status": r.status.value,
+                    "reason": r.reason} for r in result.results],
         "counts": {"orders": len(result.results), **counts},
     }
     if command == "check":

@@ -18,7 +18,15 @@ from sheetmaster.kit.model import GM_ONLY, Event, GameState, OrderResult, Status
 from sheetmaster.kit.orders import PLAYER
 from sheetmaster.kit.ruleset import Ruleset
 from sheetmaster.kit.schema import Kind
-from sheetmaster.kit.tabs import DEFAULT_CAP, GAME_TAB, LOG_TAB, ORDER_CAP, ORDERS_TAB, all_tables
+from sheetmaster.kit.tabs import (
+    DEFAULT_CAP,
+    GAME_TAB,
+    GM_ORDERS_TAB,
+    LOG_TAB,
+    ORDER_CAP,
+    ORDERS_TAB,
+    all_tables,
+)
 
 
 def _player_of(change: CellChange, players: set[str], orders_by: dict[int, Any]
@@ -107,13 +115,20 @@ def format_results(result: TurnResult, words: dict[Status, str] | None = None) -
     for r in shown:
         reason = f": {r.reason}" if r.reason else ""
         status = words[r.status] if words else r.status.value
-        lines.append(f"  row {r.row:>5}  {one_line(r.player or '?')} - "
+        where = f"row {r.row:>5}" if r.row >= 0 else order_row(r.row)
+        lines.append(f"  {where}  {one_line(r.player or '?')} - "
                      f"{one_line(r.kind or '?')} -> {status}{one_line(reason)}")
     for player, rows in over.items():
         status = words[Status.REJECTED] if words else Status.REJECTED.value
         lines.append(f"  {_rows_span(rows)}  {one_line(player or '?')} -> {status}: "
                      f"{reason_over}")
     return printable("\n".join(lines)) or "  (no orders this turn)"
+
+
+def order_row(row: int) -> str:
+    """Where an order is, for people: 'row 12', or 'GM orders, row 2' for a row of the GM
+    orders tab (which a turn numbers negative, after the Orders tab's: -2 is its row 2)."""
+    return f"{GM_ORDERS_TAB}, row {-row}" if row < 0 else f"row {row}"
 
 
 def over_cap_of(result: TurnResult) -> str:
@@ -127,6 +142,9 @@ def _rows_span(rows: list[int]) -> str:
 
 
 GM = "GM"
+#: the headings of a report's sections that are no player's.
+WHOLE_GAME = "The whole game"
+GM_ONLY_LINES = "GM-only lines"
 
 
 class TurnGroups:
@@ -178,7 +196,7 @@ class TurnGroups:
                 self._dice_at[id(e)] = at
         whole = _by_phase(ruleset, [e for e in self.events.get("", ()) if e.public])
         #: the public game-wide lines, the same in every report.
-        self.whole_game = ["## The whole game", "", *whole] if whole else []
+        self.whole_game = [f"## {WHOLE_GAME}", "", *whole] if whole else []
         public = [r for rs in self.shared.values() for r in rs if not r.secret]
         self.public_orders = (len(public), sum(r.status is Status.REJECTED for r in public))
         self.rejected = sum(r.status is Status.REJECTED for r in result.results)
@@ -249,6 +267,8 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
         else groups.seen_dice_line(viewer)
     if dice:
         out += [f"Dice: {md(dice)}. Anyone can check them with `sheetmaster verify`.", ""]
+    if (viewer is None or viewer == GM) and not checked:
+        out += glance(ruleset, groups)
     out += groups.whole_game
     private = viewer != GM and orders_private(result.before)
     if viewer is None or viewer == GM:
@@ -281,6 +301,63 @@ def player_report(ruleset: Ruleset, result: TurnResult, viewer: str | None = Non
         f"{plural(orders, 'order')}, {rejected} rejected, "
     out.append(f"_{counted}{plural(dice_rolled, 'die', 'dice')} rolled._")
     return "\n".join(out) + "\n"
+
+
+#: the heading of a report's summary (the public report's and the GM's).
+GLANCE = "At a glance"
+#: the kinds of line that tell of a war or a battle (as the rulesets log them): the summary
+#: lists the turn's public ones.
+WAR_KINDS = frozenset({"war", "battle", "naval battle", "invasion"})
+#: at most so many of those lines in the summary (every one is in its player's section).
+GLANCE_LINES = 8
+#: ... each cut to so many characters.
+GLANCE_WIDTH = 200
+#: what a player gained or lost is named up to so many rows, and counted beyond.
+GLANCE_NAMES = 5
+
+
+def glance(ruleset: Ruleset, groups: TurnGroups) -> list[str]:
+    """The turn at a glance: who gained and who lost rows of each tab players own
+    (territories), and the turn's public lines of war and battle; nothing when no row
+    changed hands and no war or battle was fought. Public knowledge only (the sheet's
+    owners, the Log's lines), so the public report and the GM's show the same."""
+    out: list[str] = []
+    for tab in groups.counts:
+        noun = plural_word(ruleset.table(tab).row_noun)
+        for verb, side in (("gained", "after"), ("lost", "before")):
+            moved = [(name, rows) for name in groups.players
+                     if (rows := _moved(groups, tab, name, side))]
+            if moved:
+                out += [f"{noun.capitalize()} {verb}: " + "; ".join(
+                    f"{md(name)} ({_rows_named(rows, ruleset.table(tab).row_noun)})"
+                    for name, rows in moved), ""]
+    wars = list(dict.fromkeys(e.text for e in groups.result.events
+                              if e.public and e.kind in WAR_KINDS))
+    if wars:
+        out += ["**Wars and battles**", *(f"- {md(_cut_text(text, GLANCE_WIDTH))}"
+                                          for text in wars[:GLANCE_LINES])]
+        if len(wars) > GLANCE_LINES:
+            out.append(f"- ... and {len(wars) - GLANCE_LINES} more, in the sections below")
+        out.append("")
+    return [f"## {GLANCE}", "", *out] if out else []
+
+
+def _moved(groups: TurnGroups, tab: str, name: str, side: str) -> list[str]:
+    """The rows of ``tab`` that ``name`` gained (``side`` 'after') or lost ('before'), as
+    their section says."""
+    return [c.key for c in groups.changes.get(name, ())
+            if c.tab == tab and getattr(c, side) == name]
+
+
+def _rows_named(rows: list[str], noun: str) -> str:
+    """'Ys, Tor' or, past GLANCE_NAMES, '12 territories'."""
+    if len(rows) > GLANCE_NAMES:
+        return plural(len(rows), noun)
+    return ", ".join(md(r) for r in rows)
+
+
+def _cut_text(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 3].rstrip() + "..."
 
 
 def _section(ruleset: Ruleset, groups: TurnGroups, name: str,
@@ -336,8 +413,8 @@ def _orders_section(mine: list[OrderResult] | None, reason_over: str = "") -> li
         return ["No orders this turn.", ""]
     shown, over = gathered(mine, reason_over)
     return ["| row | order | result | reason |", "|---|---|---|---|",
-            *(f"| {r.row} | {md(r.kind)} | {r.status.value} | {md(r.reason)} |"
-              for r in shown),
+            *(f"| {r.row if r.row >= 0 else order_row(r.row)} | {md(r.kind)} | "
+              f"{r.status.value} | {md(r.reason)} |" for r in shown),
             *(f"| {_rows_span(rows)} | | {Status.REJECTED.value} | {reason_over} |"
               for rows in over.values()), ""]
 
@@ -397,7 +474,7 @@ def _gm_only_section(ruleset: Ruleset, result: TurnResult, players: set[str]) ->
               (e.audience == GM_ONLY or e.player not in players)]
     if not hidden:
         return []
-    return ["## GM-only lines", "",
+    return [f"## {GM_ONLY_LINES}", "",
             *(f"- [{e.phase}] {md(e.player or 'game')}: {md(e.text)}" for e in hidden), ""]
 
 

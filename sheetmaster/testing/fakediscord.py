@@ -18,6 +18,13 @@ Discord (and recorded in ``refused``); a good message is recorded in ``messages`
 body and Retry-After header, or a 5xx); ``bucket`` (an int) makes each answer carry
 ``X-RateLimit-Remaining`` counting down to 0 with ``X-RateLimit-Reset-After``; a token not
 made by :meth:`webhook` is answered 404 Unknown Webhook.
+
+``rate_limit = (posts, seconds)`` holds each webhook to Discord's rate limit as Discord does:
+at most ``posts`` messages in any ``seconds``, every answer saying what is left
+(``X-RateLimit-Remaining``) and when the window has room again
+(``X-RateLimit-Reset-After``), and a post past the limit answered 429 with its
+``retry_after`` (counted in ``limited``), not taken. A client that heeds the headers is never
+answered 429.
 """
 
 from __future__ import annotations
@@ -25,7 +32,9 @@ from __future__ import annotations
 import email.parser
 import email.policy
 import json
+import math
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -54,6 +63,9 @@ class FakeDiscord:
         self.requests = 0
         self.bucket: int | None = None
         self.reset_after = 0.05
+        self.rate_limit: tuple[int, float] | None = None
+        self.limited = 0
+        self._sent: dict[str, list[float]] = {}  # a webhook's posts' times, in the window
         self._tokens: dict[str, str] = {}
         self._faults: list[tuple[int, float | None]] = []
         self._lock = threading.Lock()
@@ -79,6 +91,10 @@ class FakeDiscord:
 
     def to(self, name: str) -> list[Message]:
         return [m for m in self.messages if m.webhook == name]
+
+    def text(self, name: str) -> str:
+        """Every message the channel ``name`` got, one after the other."""
+        return "\n\n".join(m.content for m in self.to(name))
 
     def start(self) -> FakeDiscord:
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -111,17 +127,40 @@ class FakeDiscord:
                                  "retry_after": wait, "global": False}, \
                         {"Retry-After": str(max(1, round(wait)))}
                 return status, {"message": "Internal Server Error", "code": 0}, {}
+            if self.rate_limit is not None:
+                limited, headers = self._window(key)
+                if limited:
+                    self.limited += 1
+                    return 429, {"message": "You are being rate limited.",
+                                 "retry_after": limited, "global": False}, headers
             problem, message = _read(name, content_type, body)
             if problem:
                 self.refused.append(problem)
                 return 400, {"message": problem, "code": 50035}, {}
             self.messages.append(message)  # type: ignore[arg-type]
+            if self.rate_limit is not None:
+                self._sent[key].append(time.monotonic())
+                return 204, {}, self._window(key)[1]
             headers = {}
             if self.bucket is not None:
                 self.bucket = max(0, self.bucket - 1)
                 headers = {"X-RateLimit-Remaining": str(self.bucket),
                            "X-RateLimit-Reset-After": str(self.reset_after)}
             return 204, {}, headers
+
+
+    def _window(self, key: str) -> tuple[float, dict[str, str]]:
+        """(seconds a post must wait, 0 if it may go; the rate-limit headers) for a webhook,
+        as its posts in the last ``rate_limit`` seconds have it."""
+        posts, seconds = self.rate_limit  # type: ignore[misc]
+        now = time.monotonic()
+        sent = self._sent.setdefault(key, [])
+        sent[:] = [t for t in sent if now - t < seconds]
+        reset = math.ceil((sent[0] + seconds - now) * 1000) / 1000 if sent else 0.0
+        headers = {"X-RateLimit-Limit": str(posts),
+                   "X-RateLimit-Remaining": str(max(0, posts - len(sent))),
+                   "X-RateLimit-Reset-After": str(max(reset, 0.0))}
+        return (0.0 if len(sent) < posts else max(reset, 0.001)), headers
 
 
 def _read(name: str, content_type: str, body: bytes) -> tuple[str, Message | None]:

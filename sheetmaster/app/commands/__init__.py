@@ -20,6 +20,7 @@ from types import ModuleType
 from sheetmaster.app.commands import (
     games,
     maps,
+    posting,
     rulesets,
     settings,
     setup,
@@ -30,7 +31,7 @@ from sheetmaster.app.commands import (
 )
 
 #: in the order ``sheetmaster --help`` lists them (the plugged-in ones follow).
-MODULES = (setup, turns, verify, settings, maps, site, games, tools, rulesets)
+MODULES = (setup, turns, posting, verify, settings, maps, site, games, tools, rulesets)
 #: the entry point group other packages add commands through
 GROUP = "sheetmaster.commands"
 

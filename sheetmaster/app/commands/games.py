@@ -151,7 +151,8 @@ def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameR
                 write_reports(outcome, Path(args.report_dir) / game.name, groups=groups)
             if webhooks:
                 try:
-                    note += f"; {post(outcome, webhooks, picture.png, groups=groups)}"
+                    sent = post(outcome, webhooks, picture.png, groups=groups, report=written)
+                    note += f"; {sent}"
                 except DeliveryError as exc:
                     log.error("%s: %s", game.name, exc)
                     return GameRun(game, "resolved", Exit.STORE, turn=result.turn,

@@ -96,7 +96,7 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
         write_reports(outcome, args.report_dir, checked=True)  # each player's hand, as it is
     drawn = picture.write(map_file(report)) if picture and report else None
     posted = post(outcome, webhooks, picture.png if picture else None,
-                  quiet=getattr(args, "json", False), groups=groups) \
+                  quiet=getattr(args, "json", False), groups=groups, report=report) \
         if webhooks and outcome.written else ""
     # Output may land in a public CI log: no secret order (nor its count: the exit code
     # counts public orders alone), no private line.

@@ -7,8 +7,8 @@ no role or user pings, whatever the text says) and one ``attachments`` entry per
 ``files[N]`` part per file. Discord answers 429 when a webhook posts too fast (its body's
 ``retry_after`` says how long to wait, and is honoured) and 5xx when it is unwell: both are
 retried with back-off (tenacity) until ``deadline`` seconds have gone by. When a response
-says the webhook's bucket is empty (``X-RateLimit-Remaining: 0``), the next post waits for
-``X-RateLimit-Reset-After`` first, so a long report rarely meets a 429 at all.
+says the webhook's bucket is empty (``X-RateLimit-Remaining: 0``), that webhook's next post
+waits for ``X-RateLimit-Reset-After`` first, so a long report rarely meets a 429 at all.
 """
 
 from __future__ import annotations
@@ -76,8 +76,9 @@ class DiscordClient:
         self.deadline = deadline if deadline is not None else _deadline()
         self.first_wait, self.max_wait = first_wait, max_wait
         self.session = session or requests.Session()
-        #: monotonic time before which the next post waits (an empty rate-limit bucket).
-        self._quiet_until = 0.0
+        #: webhook address -> monotonic time before which its next post waits (its rate
+        #: limit's bucket is empty: Discord's buckets are a webhook's own).
+        self._quiet_until: dict[str, float] = {}
         self.posted = 0
         self.retries = 0
 
@@ -107,7 +108,7 @@ class DiscordClient:
         self.posted += 1
 
     def _send(self, webhook: Webhook, parts: dict) -> None:
-        pause = self._quiet_until - time.monotonic()
+        pause = self._quiet_until.get(webhook.url, 0.0) - time.monotonic()
         if pause > 0:
             time.sleep(pause)
         try:
@@ -117,7 +118,7 @@ class DiscordClient:
                 raise type(exc)(scrub(str(exc), [webhook.url])) from None
             raise DeliveryError(f"could not post to {webhook}: "
                                 f"{scrub(str(exc), [webhook.url])}") from None
-        self._note_bucket(response)
+        self._note_bucket(webhook, response)
         if response.status_code == 429 or response.status_code >= 500:
             raise _Retry(response.status_code, _retry_after(response),
                          _reason(response, webhook))
@@ -125,13 +126,14 @@ class DiscordClient:
             raise DeliveryError(f"Discord refused the message to {webhook}: "
                                 f"{response.status_code} {_reason(response, webhook)}")
 
-    def _note_bucket(self, response: requests.Response) -> None:
+    def _note_bucket(self, webhook: Webhook, response: requests.Response) -> None:
         if response.headers.get("X-RateLimit-Remaining") == "0":
             try:
                 after = float(response.headers.get("X-RateLimit-Reset-After", "0"))
             except ValueError:
                 return
-            self._quiet_until = time.monotonic() + min(max(after, 0.0), self.max_wait)
+            self._quiet_until[webhook.url] = time.monotonic() + min(max(after, 0.0),
+                                                                     self.max_wait)
 
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None

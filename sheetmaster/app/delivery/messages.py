@@ -68,7 +68,8 @@ def split_message(text: str, limit: int = MAX_CONTENT) -> list[str]:
         if size([*current, block]) <= limit:
             current.append(block)
             continue
-        flush()
+        if not all(b.heading for b in current):  # a heading alone waits for its text
+            flush()
         if size([*current, block]) <= limit:
             current.append(block)
             continue

@@ -10,7 +10,7 @@ painted. Then the placement itself, the legend and the title.
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -36,7 +36,7 @@ MAPPED = sorted(name for name, r in rules.BUILT_IN.items() if r.map is not None)
 PAINTED = [name for name in MAPPED if (TEMPLATES / f"{name}-example-map.png").exists()]
 
 
-@lru_cache(maxsize=None)
+@cache
 def example(game: str) -> tuple[MapData, str]:
     """The example game's map after its turn is resolved, and its map's title."""
     workbook = TEMPLATES / f"{game}-example.xlsx"
@@ -49,7 +49,7 @@ def example(game: str) -> tuple[MapData, str]:
     return data, map_title(result.after, result.turn)
 
 
-@lru_cache(maxsize=None)
+@cache
 def planned(game: str) -> GraphPlan:
     return plan_graph(example(game)[0])
 
@@ -69,7 +69,7 @@ def test_no_two_names_or_badges_overlap(game):
                if overlap(box_a, box_b)]
     assert clashes == []
     width, height = plan.size
-    assert all(0 <= b[0] and 0 <= b[1] and b[2] <= width and b[3] <= height
+    assert all(b[0] >= 0 and b[1] >= 0 and b[2] <= width and b[3] <= height
                for b in boxes.values())
 
 
@@ -104,9 +104,9 @@ def test_marks_on_a_painted_map_cover_only_their_own_province(game):
                       Problems())
     numbers = {p.name: i for i, p in enumerate(data.provinces)}
     assert plan.marks  # every example painted map has capitals
-    for kind, place, (left, top, right, bottom) in plan.marks:
+    for kind, province, (left, top, right, bottom) in plan.marks:
         under = plan.index[top:bottom, left:right]
-        assert under.size and (under == numbers[place.name]).all(), (kind, place.name)
+        assert under.size and (under == numbers[province.name]).all(), (kind, province.name)
     for (_, _, a), (_, _, b) in itertools.combinations(plan.marks, 2):
         assert not overlap(a, b)
 

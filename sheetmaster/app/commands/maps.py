@@ -44,8 +44,11 @@ def resolve_map_options(p: argparse.ArgumentParser) -> None:
 
 
 def map_title(state: GameState, turn: int | None) -> str:
-    """'Example: the Matter of Britain, after turn 2' (or 'as set up')."""
-    game = values.text(state.meta.get("game")) or "the game"
+    """'Example: the Matter of Britain, after turn 2' (or 'as set up'): the game's name
+    (without a note the GM wrote beside it in the Game tab) and the turn, nothing else."""
+    from sheetmaster.app.maps.marks import game_name
+
+    game = game_name(values.text(state.meta.get("game"))) or "the game"
     return f"{game}, as set up" if turn is None else f"{game}, after turn {turn}"
 
 

@@ -8,7 +8,10 @@
 - :mod:`~sheetmaster.app.maps.recolour`: the GM's key image recoloured with numpy;
 - :mod:`~sheetmaster.app.maps.layout` and :mod:`~sheetmaster.app.maps.graph`: the drawing from
   the map graph alone, when there is no image;
-- :mod:`~sheetmaster.app.maps.marks`: capitals, unit counts and the legend on both;
+- :mod:`~sheetmaster.app.maps.placement`: names and badges placed where nothing else is
+  (shapely), on the drawing from the graph; :mod:`~sheetmaster.app.maps.spots`: the marks'
+  clear spots inside each province of the GM's image;
+- :mod:`~sheetmaster.app.maps.marks`: capitals, unit counts, the legend and the title on both;
 - :mod:`~sheetmaster.app.maps.render`: ``map_picture(ruleset, state, image=...)``, the entry point.
 """
 

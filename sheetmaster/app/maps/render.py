@@ -10,6 +10,7 @@ any picture exists (and so before a resolve writes anything).
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -23,9 +24,10 @@ from .colours import hex_colour
 from .graph import draw_graph
 from .key_image import load_pixels
 from .layout import TooBig
-from .marks import badges, legend, star
+from .marks import badge_size, badges, legend, mark_keys, star
 from .recolour import Painted, key_code, paint, province_index
-from .state import MapData, read_map
+from .spots import Spot, spots
+from .state import MapData, Province, read_map
 
 
 class NoPicture(ValueError):
@@ -50,9 +52,20 @@ def map_picture(ruleset: Ruleset, state: GameState, *, image: str | Path | None 
     return recoloured(data, load_pixels(image), Path(image).name, problems)
 
 
-def recoloured(data: MapData, pixels: np.ndarray, source: str, problems: Problems
-               ) -> Image.Image:
-    """The GM's image recoloured, marked and given a legend."""
+@dataclass
+class ImagePlan:
+    """The GM's image recoloured, and where each mark goes on it."""
+
+    index: np.ndarray  # (H, W): each pixel's province number, -1 for none
+    painted: Painted
+    #: (kind, province, box): a "capital" star or the "units" badges.
+    marks: list[tuple[str, Province, Spot]]
+
+
+def plan_image(data: MapData, pixels: np.ndarray, source: str, problems: Problems
+               ) -> ImagePlan:
+    """Recolour the GM's image and place its marks; raises StateError naming every
+    province that has no key colour or is nowhere in the image."""
     tab, column = data.spec.tab, data.key_column
     for place in data.provinces:
         if place.key is None:
@@ -70,27 +83,57 @@ def recoloured(data: MapData, pixels: np.ndarray, source: str, problems: Problem
                          f"{hex_colour(place.key)} is nowhere in the map image {source}: "  # type: ignore
                          f"paint '{place.name}' in it, or correct its colour")
     problems.raise_if_any()
-    picture = Image.fromarray(painted.pixels, "RGBA")
-    _mark(picture, data, painted)
+    return ImagePlan(index, painted, _marks(data, index, painted))
+
+
+def recoloured(data: MapData, pixels: np.ndarray, source: str, problems: Problems
+               ) -> Image.Image:
+    """The GM's image recoloured, marked and given a legend."""
+    plan = plan_image(data, pixels, source, problems)
+    picture = Image.fromarray(plan.painted.pixels, "RGBA")
+    draw = ImageDraw.Draw(picture)
+    size = mark_size(plan.painted)
+    for kind, place, (left, top, right, bottom) in plan.marks:
+        middle = ((left + right) / 2, (top + bottom) / 2)
+        if kind == "capital":
+            star(draw, *middle, (right - left) / 2)
+        else:
+            badges(draw, data, place, *middle, size)
     opaque = bool((pixels[..., 3] == 255).all())
     picture = picture.convert("RGB") if opaque else picture
-    return legend(picture, data, int(np.clip(picture.width / 60, 14, 40)))
+    return legend(picture, data, legend_size(picture.width), mark_keys(data, size))
 
 
-def _mark(picture: Image.Image, data: MapData, painted: Painted) -> None:
-    """Stars on capitals and unit counts, at a point inside each province."""
+def legend_size(width: int) -> int:
+    """The legend's letters on a GM's image: a 50th of its width (shown 550 pixels wide in
+    a chat, 11 pixels high), within 14 and 48."""
+    return int(np.clip(width / 50, 14, 48))
+
+
+def mark_size(painted: Painted) -> int:
+    """The size of the marks' letters: by the typical province's size."""
     counts = painted.counts[painted.counts > 0]
     typical = float(np.sqrt(np.median(counts))) if len(counts) else 20.0
-    radius = float(np.clip(typical * 0.16, 5, 22))
-    size = int(np.clip(typical * 0.2, 8, 22))
-    draw = ImageDraw.Draw(picture)
-    for place, (x, y) in zip(data.provinces, painted.anchors.tolist()):
-        if x < 0:
+    return int(np.clip(typical * 0.2, 8, 22))
+
+
+def _marks(data: MapData, index: np.ndarray, painted: Painted
+           ) -> list[tuple[str, Province, Spot]]:
+    """A star on each capital and the unit badges, inside each province, clear of what the
+    GM painted there (its name above all)."""
+    size = mark_size(painted)
+    radius = round(size * 0.8)
+    out: list[tuple[str, Province, Spot]] = []
+    for number, (place, (x, y)) in enumerate(zip(data.provinces, painted.anchors.tolist())):
+        if x < 0 or not (place.capital or place.units):
             continue
-        if place.capital:
-            star(draw, x, y - (radius if place.units else 0), radius)
+        wanted = [("capital", (2 * radius + 1, 2 * radius + 1))] if place.capital else []
         if place.units:
-            badges(draw, data, place, x, y + (size if place.capital else 0), size)
+            w, h = badge_size(data, place, size)
+            wanted.append(("units", (int(np.ceil(w)), int(np.ceil(h)))))
+        found = spots(index, number, (x, y), [s for _, s in wanted], gap=max(2, size // 3))
+        out += [(kind, place, spot) for (kind, _), spot in zip(wanted, found)]
+    return out
 
 
 def png_bytes(picture: Image.Image) -> bytes:

@@ -123,7 +123,9 @@ def _moment(record: Record, moment: Moment, charted: list, maps: dict[str, bytes
     """One moment's data, its map drawn into ``maps`` (none when the rules have none)."""
     ruleset, turn = record.ruleset, moment.turn
     label = "as set up" if turn < ruleset.first_turn else f"after turn {turn}"
-    picture = _map(record, moment, image, f"{record.game}, {label}")
+    from sheetmaster.app.maps.marks import game_name
+
+    picture = _map(record, moment, image, f"{game_name(record.game)}, {label}")
     name = ""
     if picture is not None:
         name = f"maps/turn-{turn}.png"

@@ -7,7 +7,7 @@ import re
 from sheetmaster.kit import COAST, LAND, MapGraph, Names, Problems, lookup_name, values
 
 from . import data
-from .effects import advisor_slots
+from .phases.effects import advisor_slots
 from .tables import ADVISORS, ARMIES, CLANS, INDEPENDENTS, OFFERED, PROVINCES, Clan, Province
 from .tabs_out import clan_counts
 from .world import ClansWorld, sea_node

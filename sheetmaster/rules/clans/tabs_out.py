@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import effects
+from .phases import effects
 from .tables import Clan
 from .world import ClansWorld
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from sheetmaster.kit import COAST, LAND, Context, Order, Status, values
 
 from .. import data, reasons
-from ..effects import army_discounts, army_limit, army_type, discounted, show_off
 from ..orders import MOVE, RAISE
 from ..tables import Army, Province
 from ..world import ClansWorld, sea_node
 from .combat import attack
 from .common import acting_clan, own_province, pay
+from .effects import army_discounts, army_limit, army_type, discounted, show_off
 
 RAISE_RULE = (
     "During your Turn, you can raise 1 Army at your Palace, or an Army Camp, or a Castle, if "

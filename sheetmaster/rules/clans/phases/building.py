@@ -5,11 +5,11 @@ from __future__ import annotations
 from sheetmaster.kit import Context, Order, Status
 
 from .. import data, reasons
-from ..effects import count, discounted, free_builds, improvement_discounts, show_off
 from ..orders import BUILD
 from ..tables import Clan, Province
 from ..world import ClansWorld
 from .common import acting_clan, own_province, pay
+from .effects import count, discounted, free_builds, improvement_discounts, show_off
 
 BUILD_RULE = (
     "Each Turn, you can construct 1 Provincial Improvement for free. This amount increases "

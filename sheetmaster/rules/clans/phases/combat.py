@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from sheetmaster.kit import Context, Order, Status
 
-from ..effects import count, rating, show
 from ..tables import Army, Clan, Province
 from ..world import ClansWorld
 from .destruction import destroy_clan
+from .effects import count, rating, show
 
 COMBAT_RULE = (
     "When you move your Army into independent or enemy Province that has Armies in it, Combat "

@@ -5,11 +5,11 @@ from __future__ import annotations
 from sheetmaster.kit import Context, Order, Status
 
 from .. import data, reasons
-from ..effects import advisor_discounts, advisor_slots, discounted, show_off
 from ..settings import TRAVELLER_CHANCE
 from ..tables import OFFERED, Advisor, Clan
 from ..world import ClansWorld
 from .common import pay
+from .effects import advisor_discounts, advisor_slots, discounted, show_off
 
 HIRE_RULE = (
     "Each Turn, you can hire 1 Advisor. Advisors have initial price of 1000 Coins, and every "

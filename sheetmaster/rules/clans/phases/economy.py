@@ -7,7 +7,9 @@ from sheetmaster.rules.common.modifiers import add_percent, describe
 from sheetmaster.rules.common.upkeep import disband_until_paid
 
 from .. import data
-from ..effects import (
+from ..tables import Clan
+from ..world import ClansWorld
+from .effects import (
     Parts,
     advisor_discounts,
     army_type,
@@ -17,8 +19,6 @@ from ..effects import (
     supplied,
     supply,
 )
-from ..tables import Clan
-from ..world import ClansWorld
 
 TAX_RULE = (
     "Each Province pays Taxes; the base Tax of a Province equals 500 Coins per Turn. Your "

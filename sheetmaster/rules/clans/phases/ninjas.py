@@ -5,12 +5,12 @@ from __future__ import annotations
 from sheetmaster.kit import PRIVATE, Context, Order, Status
 
 from .. import data, reasons
-from ..effects import skills
 from ..orders import ASSASSINATE, NINJAS, SABOTAGE
 from ..settings import NINJA_COST
 from ..tables import Clan
 from ..world import ClansWorld
 from .common import acting_clan, other_clan, pay
+from .effects import skills
 
 NINJA_RULE = (
     "You can send only 1 Ninja per Turn. Ninja actions are resolved at the end of Global Turn "

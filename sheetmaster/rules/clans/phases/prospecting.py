@@ -5,10 +5,10 @@ from __future__ import annotations
 from sheetmaster.kit import Context, Order, Status
 
 from .. import data, reasons
-from ..effects import skills
 from ..tables import Clan, Province
 from ..world import ClansWorld
 from .common import own_province, pay
+from .effects import skills
 
 PROSPECT_RULE = (
     "If you have a Mountain Province, you can have it prospected for Resources (using 1d100). "

@@ -5,9 +5,9 @@ from __future__ import annotations
 from sheetmaster.kit import Context, Order, Status
 
 from .. import data, reasons
-from ..effects import research_parts
 from ..tables import Clan
 from ..world import ClansWorld
+from .effects import research_parts
 
 POINTS_RULE = (
     "Each Research Project requires accumulation of Research Points (via Libraries, but not "

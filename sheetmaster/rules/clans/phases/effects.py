@@ -10,9 +10,9 @@ from collections import Counter
 
 from sheetmaster.rules.common.modifiers import add_percent
 
-from . import data as d
-from .tables import Army, Clan
-from .world import ClansWorld
+from .. import data as d
+from ..tables import Army, Clan
+from ..world import ClansWorld
 
 Parts = list[tuple[str, int]]
 

@@ -19,6 +19,9 @@ from sheetmaster.kit import (
 
 from . import data
 from .phases import effects
+from .phases.armies import army_limit
+from .phases.court import advisor_slots
+from .phases.research import research_parts
 from .tables import (
     ADVISORS,
     ARMIES,
@@ -72,7 +75,7 @@ def build_world(loaded, problems: Problems) -> ClansWorld:
         _read_independents(world, rule, problems)
         world.independents.append(rule)
     for clan in world.clans.values():
-        clan.over_slots_at_start = len(world.court(clan.name)) > effects.advisor_slots(clan)
+        clan.over_slots_at_start = len(world.court(clan.name)) > advisor_slots(clan)
     return world
 
 
@@ -178,9 +181,9 @@ def _clan_counts(world: ClansWorld, clans: list[Clan]) -> dict[str, list[Any]]:
     return {
         "provinces": [world.count(c.name) for c in clans],
         "armies": [armies.get(c.name, 0) for c in clans],
-        "army limit": [effects.army_limit(world, c) if a else 0 for c, a in zip(clans, alive)],
-        "advisor slots": [effects.advisor_slots(c) if a else 0 for c, a in zip(clans, alive)],
-        "research per season": [sum(v for _, v in effects.research_parts(world, c)) if a
+        "army limit": [army_limit(world, c) if a else 0 for c, a in zip(clans, alive)],
+        "advisor slots": [advisor_slots(c) if a else 0 for c, a in zip(clans, alive)],
+        "research per season": [sum(v for _, v in research_parts(world, c)) if a
                                 else 0 for c, a in zip(clans, alive)],
         "piety coverage": [f"{effects.coverage(world, c.name)}%" if a else ""
                            for c, a in zip(clans, alive)],

@@ -9,16 +9,8 @@ from sheetmaster.rules.common.upkeep import disband_until_paid
 from .. import data
 from ..tables import Clan
 from ..world import ClansWorld
-from .effects import (
-    Parts,
-    advisor_discounts,
-    army_type,
-    count,
-    discounted,
-    skills,
-    supplied,
-    supply,
-)
+from .court import advisor_discounts
+from .effects import Parts, army_type, count, discounted, skills, supplied, supply
 
 TAX_RULE = (
     "Each Province pays Taxes; the base Tax of a Province equals 500 Coins per Turn. Your "

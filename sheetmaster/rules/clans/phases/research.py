@@ -7,7 +7,7 @@ from sheetmaster.kit import Context, Order, Status
 from .. import data, reasons
 from ..tables import Clan
 from ..world import ClansWorld
-from .effects import research_parts
+from .effects import Parts, count, coverage, skills, supplied
 
 POINTS_RULE = (
     "Each Research Project requires accumulation of Research Points (via Libraries, but not "
@@ -72,3 +72,22 @@ def choose_research(ctx: Context, order: Order, clan: Clan) -> None:
     clan.researching = tech.name
     ctx.emit(clan.name, "research", note)
     ctx.resolve(order, Status.APPLIED, note)
+
+
+def research_parts(world: ClansWorld, clan: Clan) -> Parts:
+    """Research points a season and where they come from."""
+    libraries = sum(p.count(data.LIBRARY) for p in world.provinces_of(clan.name))
+    per_library = 2 + clan.has("Papermaking") + supplied(world, clan.name, "Sulphur")
+    parts: Parts = []
+    if libraries:
+        parts.append((f"{count(libraries, 'Library', 'Libraries')} x {per_library}",
+                      libraries * per_library))
+    if data.SCHOLAR in skills(world, clan.name):
+        parts.append((data.SCHOLAR, 4))
+    if clan.has("Alchemy"):
+        parts.append(("Alchemy", 4))
+    if clan.religion == data.PHILOSOPHERS:
+        steps = coverage(world, clan.name) // 20
+        if steps:
+            parts.append((f"Philosophers, {steps * 20}% piety", 2 * steps))
+    return parts

@@ -26,8 +26,9 @@ def test_a_count_and_its_noun_agree(count: int, word: str, many: str | None, sai
 
 
 def test_the_plural_of_a_noun():
-    assert [plural_word(w) for w in ("territory", "province", "march", "box", "Fishery")] == [
-        "territories", "provinces", "marches", "boxes", "Fisheries"]
+    words = ("territory", "province", "march", "box", "Fishery", "tech", "Epoch")
+    assert [plural_word(w) for w in words] == [
+        "territories", "provinces", "marches", "boxes", "Fisheries", "techs", "Epochs"]
 
 
 def test_the_article_of_a_noun():

@@ -3,7 +3,7 @@ attack, fought in combat.py)."""
 
 from __future__ import annotations
 
-from sheetmaster.kit import COAST, LAND, Context, Order, Status, values
+from sheetmaster.kit import COAST, LAND, Context, Order, Status, plural, values
 from sheetmaster.rules.common.modifiers import add_percent
 
 from .. import data, reasons
@@ -51,8 +51,8 @@ def raise_armies(ctx: Context) -> None:
             continue
         armies, limit = len(world.armies_of(clan.name)), army_limit(world, clan)
         if armies >= limit:
-            ctx.resolve(order, Status.REJECTED, reasons.AT_ARMY_LIMIT.say(armies=armies,
-                                                                          limit=limit))
+            ctx.resolve(order, Status.REJECTED, reasons.AT_ARMY_LIMIT.say(
+                armies=plural(armies, "army"), limit=limit))
             continue
         name = order.fields["army"] or ""
         if name and world.find_army(name) is not None:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, Order, Status
+from sheetmaster.kit import Context, Order, Status, a, plural
 
 from .. import data, reasons
 from ..orders import BUILD
 from ..tables import Clan, Province
 from ..world import ClansWorld
 from .common import acting_clan, own_province, pay
-from .effects import Parts, count, discounted, show_off, skills, supplied
+from .effects import Parts, discounted, show_off, skills, supplied
 
 BUILD_RULE = (
     "Each Turn, you can construct 1 Provincial Improvement for free. This amount increases "
@@ -52,7 +52,7 @@ def build_improvements(ctx: Context) -> None:
         if name == data.MINE:
             province.mine = resource
             label = f"Mine ({resource})"
-        ctx.emit(clan.name, "built", f"built a {label} in {province.name} ({price}); coins "
+        ctx.emit(clan.name, "built", f"built {a(label)} in {province.name} ({price}); coins "
                                      f"now {clan.coins}")
         ctx.resolve(order, Status.APPLIED, f"built ({price})")
 
@@ -72,7 +72,7 @@ def cannot_build(world: ClansWorld, clan: Clan, province: Province, name: str,
     limit = 2 if province.flavour in improvement.twice_on else 1
     if province.count(name) >= limit:
         return reasons.KIND_LIMIT.say(province=province.name, limit=limit,
-                                      have=count(province.count(name), name)), ""
+                                      have=plural(province.count(name), name)), ""
     if len(province.improvements) >= data.MAX_IMPROVEMENTS:
         return reasons.FULL.say(province=province.name), ""
     if name != data.MINE:
@@ -99,7 +99,7 @@ def demolish(ctx: Context, order: Order, clan: Clan) -> None:
     province.improvements.remove(name)
     if name == data.MINE:
         province.mine = ""
-    ctx.emit(clan.name, "demolished", f"demolished a {name} in {province.name} for "
+    ctx.emit(clan.name, "demolished", f"demolished {a(name)} in {province.name} for "
                                       f"{data.DEMOLISH_COST} coins; coins now {clan.coins}")
     ctx.resolve(order, Status.APPLIED, f"demolished for {data.DEMOLISH_COST} coins")
 

@@ -3,13 +3,13 @@ perhaps the destruction of a clan) that follows a won attack."""
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, Order, Status
+from sheetmaster.kit import Context, Order, Status, plural
 
 from .. import data
 from ..tables import Army, Clan, Province
 from ..world import ClansWorld
 from .destruction import destroy_clan
-from .effects import Parts, army_type, count, coverage, show, skills, supplied
+from .effects import Parts, army_type, coverage, show, skills, supplied
 
 COMBAT_RULE = (
     "When you move your Army into independent or enemy Province that has Armies in it, Combat "
@@ -53,11 +53,11 @@ def attack(ctx: Context, order: Order, clan: Clan, army: Army, target: Province,
         _both(ctx, clan.name, target.owner, "battle",
               f"battle for {target.name}: {score}: {army.name} is destroyed")
         ctx.resolve(order, Status.APPLIED, f"attacked {target.name}: "
-                                           + (f"won {count(won, 'battle')}, then " if won else "")
+                                           + (f"won {plural(won, 'battle')}, then " if won else "")
                                            + f"{army.name} was destroyed")
         return
     conquer(ctx, clan, army, target, sea)
-    fought = f" after winning {count(won, 'battle')}" if won else ""
+    fought = f" after winning {plural(won, 'battle')}" if won else ""
     ctx.resolve(order, Status.APPLIED, f"took {target.name} from {holder}{fought}")
 
 

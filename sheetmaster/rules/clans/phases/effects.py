@@ -74,11 +74,6 @@ def army_type(clan: Clan | None, kind: str) -> d.ArmyType:
     return d.ARMY_TYPES[kind]
 
 
-def count(n: int, word: str, plural: str = "") -> str:
-    """ "1 army", "2 armies": a number and its noun."""
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
-
-
 def show(parts: Parts) -> str:
     return ", ".join(f"{why} {value:+d}" for why, value in parts)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, Order, Status
+from sheetmaster.kit import Context, Order, Status, plural
 
 from .. import data, reasons
 from ..tables import Clan, Province
@@ -32,7 +32,7 @@ def prospect_cost(world: ClansWorld, clan: Clan, province: Province, targeted: b
     else:
         cost = data.PROSPECT_COST * (province.prospected + 1)
         if province.prospected:
-            notes.append(f"prospected {province.prospected} times before")
+            notes.append(f"prospected {plural(province.prospected, 'time')} before")
     if targeted:
         cost *= 2
         notes.append("targeted: doubled")

@@ -27,6 +27,7 @@ from sheetmaster.kit.tabs import (
     ORDERS_TAB,
     all_tables,
 )
+from sheetmaster.kit.values import plural, plural_word
 
 
 def _player_of(change: CellChange, players: set[str], orders_by: dict[int, Any]
@@ -461,13 +462,6 @@ def _owned_counts(ruleset: Ruleset, result: TurnResult) -> dict[str, dict[str, t
     return out
 
 
-def plural_word(noun: str) -> str:
-    """'territory' -> 'territories', 'province' -> 'provinces', 'march' -> 'marches'."""
-    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
-        return noun[:-1] + "ies"
-    return noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
-
-
 def _gm_only_section(ruleset: Ruleset, result: TurnResult, players: set[str]) -> list[str]:
     """Lines no player's section shows: GM-only ones, and private ones about no player."""
     hidden = [e for e in result.events if not e.public and
@@ -476,12 +470,6 @@ def _gm_only_section(ruleset: Ruleset, result: TurnResult, players: set[str]) ->
         return []
     return [f"## {GM_ONLY_LINES}", "",
             *(f"- [{e.phase}] {md(e.player or 'game')}: {md(e.text)}" for e in hidden), ""]
-
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """'1 order', '3 orders', '1 die', '2 dice'."""
-    return f"{count} {word if count == 1 else many or plural_word(word)}"
 
 
 #: line and paragraph breaks, and every other control character.

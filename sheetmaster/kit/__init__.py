@@ -20,7 +20,8 @@ What is here, by what a ruleset does with it:
   hang on each other;
 - keep state across turns: :class:`Timer`, :class:`Decision`, decks, and secrets sealed in the
   shared sheet (:func:`seal`, :func:`unseal`);
-- read cells as players type them: :mod:`values` (:class:`Names`, :class:`BadValue`).
+- read cells as players type them: :mod:`values` (:class:`Names`, :class:`BadValue`);
+- word a line: :func:`plural` ('1 army', '2 armies'), :func:`a` ('an army').
 
 See ``docs/writing-a-ruleset.md`` for a walk through a ruleset's files.
 """
@@ -58,17 +59,17 @@ from sheetmaster.kit.turn_order import (
     from_dealers_left,
     round_robin,
 )
-from sheetmaster.kit.values import BadValue, Names
+from sheetmaster.kit.values import BadValue, Names, plural
 
 __all__ = [
     "CANAL", "COAST", "EXAMPLE_SECRET", "GLOBAL", "GM", "GM_ONLY", "IN_EXILE", "LAND", "PORT",
     "POSTING_ORDER", "PRIVATE", "PUBLIC", "RAIL", "SEA", "SECRET_ENV", "SECRET_SUFFIX",
-    "WATERWAY", "Adjudicator", "BadValue", "Calendar", "Column", "Context", "Cycle", "Date",
-    "Decision", "Event", "Field", "GameState", "Kind", "Lines", "MapGraph", "MapSpec",
-    "MissingSetting", "Names", "Order", "OrderBatch", "OrderKind", "Phase", "PostingOrder",
-    "Problem", "Problems", "Reason", "RejectedRow", "Ruleset", "SeatOrder", "SecretNeeded",
-    "Setting", "Status", "Table", "Timer", "TurnOrder", "Units", "World", "WrittenTab", "a",
-    "data_text", "first_round_of_era", "from_dealers_left", "in_seasons", "in_stages",
-    "is_sealed", "lookup_name", "on_setup", "parse_data", "reasons", "round_robin", "seal",
-    "sealed_width", "unseal", "values", "write_rows",
+    "WATERWAY", "Adjudicator", "BadValue", "Calendar", "Column", "Context",
+    "Cycle", "Date", "Decision", "Event", "Field", "GameState", "Kind", "Lines", "MapGraph",
+    "MapSpec", "MissingSetting", "Names", "Order", "OrderBatch", "OrderKind", "Phase",
+    "PostingOrder", "Problem", "Problems", "Reason", "RejectedRow", "Ruleset", "SeatOrder",
+    "SecretNeeded", "Setting", "Status", "Table", "Timer", "TurnOrder", "Units", "World",
+    "WrittenTab", "a", "data_text", "first_round_of_era", "from_dealers_left", "in_seasons",
+    "in_stages", "is_sealed", "lookup_name", "on_setup", "parse_data", "plural", "reasons",
+    "round_robin", "seal", "sealed_width", "unseal", "values", "write_rows",
 ]

@@ -226,6 +226,26 @@ def or_list(names: Iterable[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
+#: words ending in a 'ch' said as 'k', which take a plain 's' ('techs', not 'teches').
+_HARD_CH = ("tech", "epoch", "monarch", "patriarch", "stomach")
+
+
+def plural_word(noun: str) -> str:
+    """'territory' -> 'territories', 'province' -> 'provinces', 'march' -> 'marches',
+    'tech' -> 'techs'."""
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    if noun.casefold().endswith(_HARD_CH):
+        return noun + "s"
+    return noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """A count and its noun: '1 army', '3 armies', '0 armies'; ``many`` where the plural is
+    not regular ('1 die', '2 dice')."""
+    return f"{count} {word if count == 1 else many or plural_word(word)}"
+
+
 def yes_no(value: Any) -> bool:
     """yes/no, true/false, 1/0, x or blank (= no)."""
     if isinstance(value, bool):

@@ -172,8 +172,8 @@ def claims_invariants(result: TurnResult) -> list[str]:
         if e.kind == "income" and (m := re.match(r"^\+([0-9]+) gold \(", text)):
             gold[p] += int(m[1])
         elif e.kind == "claim":
-            m = re.search(r" for ([0-9]+) gold \([0-9]+ territories / [24], rounded down\)",
-                          text)
+            m = re.search(r" for ([0-9]+) gold \([0-9]+ territor(?:y|ies) / [24], rounded "
+                          r"down\)", text)
             name = next((t for t in longest_first if text.startswith(f"claimed {t} ")), None)
             if m is None or name is None:
                 bad(f"turn {turn}: unreadable claim: {text}")
@@ -189,14 +189,14 @@ def claims_invariants(result: TurnResult) -> list[str]:
             elif (n := _AMOUNT_ITEM.match(what)) is not None:
                 if n["item"] == "gold":
                     gold[p] += sign * int(n["n"])
-                elif n["item"] == "armies":
+                elif n["item"] in ("army", "armies"):
                     armies[p] += sign * int(n["n"])
             else:
                 bad(f"turn {turn}: unreadable transfer: {text}")
         elif e.kind == "upkeep" and (m := re.search(r"; gold ([0-9]+) -> ([0-9]+)$", text)):
             gold[p] += int(m[2]) - int(m[1])
-        elif e.kind == "armies disbanded" and (m := re.match(r"^([0-9]+) armies disbanded",
-                                                             text)):
+        elif e.kind == "armies disbanded" and (m := re.match(r"^([0-9]+) arm(?:y|ies) "
+                                                             r"disbanded", text)):
             armies[p] -= int(m[1])
         elif e.kind == "armies lost in exile" and (m := re.match(r"^lost ([0-9]+) of ([0-9]+) ",
                                                                  text)):
@@ -204,8 +204,8 @@ def claims_invariants(result: TurnResult) -> list[str]:
             if int(m[2]) != len(dice) or int(m[1]) != sum(v <= 4 for v in dice):
                 bad(f"turn {turn}: {p} lost {m[1]} of {m[2]} armies in exile on dice {dice}")
             armies[p] -= int(m[1])
-        elif e.kind == "armies built" and (m := re.match(r"^built ([0-9]+) armies for ([0-9]+) "
-                                                         r"gold", text)):
+        elif e.kind == "armies built" and (m := re.match(r"^built ([0-9]+) arm(?:y|ies) for "
+                                                         r"([0-9]+) gold", text)):
             armies[p] += int(m[1])
             built[p] += int(m[1])
             gold[p] -= int(m[2])

@@ -10,8 +10,9 @@ from typing import Any
 from sheetmaster.app.commands.maps import map_image_option
 from sheetmaster.app.commands.options import game_store, sheet_options, sheet_store
 from sheetmaster.app.exits import Exit, UsageError
-from sheetmaster.app.report import one_line, plural
+from sheetmaster.app.report import one_line
 from sheetmaster.app.runs import Mode
+from sheetmaster.kit.values import plural
 
 log = logging.getLogger("sheetmaster")
 

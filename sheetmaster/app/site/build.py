@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from sheetmaster import __version__
-from sheetmaster.app.report import plural_word
 from sheetmaster.app.site.numbers import measures, numbers, players_of
 from sheetmaster.app.site.pages import render
 from sheetmaster.app.site.record import SHEET_NOTE, Moment, Record
+from sheetmaster.kit.values import plural_word
 
 log = logging.getLogger("sheetmaster")
 

@@ -22,12 +22,12 @@ from typing import Any
 
 import pandas as pd
 
-from sheetmaster.app.report import plural_word
 from sheetmaster.kit import values
 from sheetmaster.kit.mapspec import Units
 from sheetmaster.kit.model import GameState
 from sheetmaster.kit.ruleset import Ruleset
 from sheetmaster.kit.schema import Kind, Table
+from sheetmaster.kit.values import plural_word
 
 _NUMBERS = (Kind.WHOLE, Kind.INTEGER, Kind.DECIMAL)
 

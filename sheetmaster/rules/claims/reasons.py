@@ -19,7 +19,7 @@ NOT_CONNECTED = Reason(
 GIVE_TO_SELF = Reason("GIVE_TO_SELF", "'from' and 'to' are the same player")
 BELOW_ZERO = Reason(
     "BELOW_ZERO",
-    "cancelled: {player} would have {amount} {item} (below 0), so nothing moved",
+    "cancelled: {player} would have {held} (below 0), so nothing moved",
 )
 NOT_OWNER = Reason(
     "NOT_OWNER",
@@ -35,17 +35,17 @@ NAME_SIDE = Reason("NAME_SIDE", "you are not listed in war {war}: name the side 
 OTHER_SIDE = Reason("OTHER_SIDE", "you fight for {listed} in war {war}, not for {side}")
 NO_DICE_LEFT = Reason(
     "NO_DICE_LEFT",
-    "no valid dice left: you have {armies} armies, and only your first {armies} dice of "
-    "the turn count",
+    "no valid dice left: you have {armies}, and each army gives one valid die a turn (the "
+    "first dice you commit)",
 )
 SOME_DICE = Reason(
     "SOME_DICE",
-    "only {valid} of {asked} dice count: you have {armies} armies, and only your first "
-    "{armies} dice of the turn count",
+    "only {valid} of {asked} dice count: you have {armies}, and each army gives one valid die "
+    "a turn (the first dice you commit)",
 )
 TRAINING = Reason(
     "TRAINING",
-    "no war named and none obvious: your armies held training exercises, {n} dice wasted",
+    "no war named and none obvious: your armies held training exercises, {dice} wasted",
 )
 SOME_BUILT = Reason("SOME_BUILT", "built {built} of {asked}: each army costs 5 gold")
 NONE_BUILT = Reason("NONE_BUILT", "not enough gold: an army costs 5 gold, you have {gold}")

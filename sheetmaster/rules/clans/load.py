@@ -1,15 +1,38 @@
-"""Building the clans world from the validated tabs, with every cross-check a GM needs."""
+"""The clans world built from the validated tabs (with every cross-check a GM needs), and the
+tabs written back from it after the turn."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from sheetmaster.kit import COAST, LAND, MapGraph, Names, Problems, lookup_name, values
+from sheetmaster.kit import (
+    COAST,
+    LAND,
+    MapGraph,
+    Names,
+    Problems,
+    WrittenTab,
+    lookup_name,
+    values,
+)
 
 from . import data
-from .effects import advisor_slots
-from .tables import ADVISORS, ARMIES, CLANS, INDEPENDENTS, OFFERED, PROVINCES, Clan, Province
-from .tabs_out import clan_counts
+from .phases import effects
+from .phases.armies import army_limit
+from .phases.court import advisor_slots
+from .phases.research import research_parts
+from .tables import (
+    ADVISORS,
+    ARMIES,
+    CLANS,
+    INDEPENDENTS,
+    OFFERED,
+    PROVINCES,
+    Advisor,
+    Clan,
+    Province,
+)
 from .world import ClansWorld, sea_node
 
 _MINE = re.compile(r"^(?P<name>.*?)\s*\((?P<resource>[^)]*)\)\s*$")
@@ -18,7 +41,7 @@ _TIMES = re.compile(r"^(?P<name>.*?)\s*x\s*(?P<n>[0-9])$", re.I)
 
 def build_world(loaded, problems: Problems) -> ClansWorld:
     """The world from the tabs' rows, with the checks only the clans game needs."""
-    world = ClansWorld(turn=loaded.state.turn, counts=clan_counts)
+    world = ClansWorld(turn=loaded.state.turn)
     world.province_names = loaded.names[PROVINCES.tab]
     world.map = MapGraph.from_rows(world.provinces, {LAND: "borders"})
     rows = loaded.rows
@@ -146,3 +169,50 @@ def _read_independents(world: ClansWorld, rule, problems: Problems) -> None:
     rule.provinces = frozenset(p for p in (
         lookup_name(world.province_names, n, problems, INDEPENDENTS.tab, rule.row, "provinces",
                     "a province in the Provinces tab") for n in listed) if p)
+
+
+def _clan_counts(world: ClansWorld, clans: list[Clan]) -> dict[str, list[Any]]:
+    """Provinces, armies, limits, research, piety and supply of each clan (blank or 0 once
+    destroyed)."""
+    armies: dict[str, int] = {}
+    for army in world.armies.values():
+        armies[army.clan] = armies.get(army.clan, 0) + 1
+    alive = [c.alive for c in clans]
+    return {
+        "provinces": [world.count(c.name) for c in clans],
+        "armies": [armies.get(c.name, 0) for c in clans],
+        "army limit": [army_limit(world, c) if a else 0 for c, a in zip(clans, alive)],
+        "advisor slots": [advisor_slots(c) if a else 0 for c, a in zip(clans, alive)],
+        "research per season": [sum(v for _, v in research_parts(world, c)) if a
+                                else 0 for c, a in zip(clans, alive)],
+        "piety coverage": [f"{effects.coverage(world, c.name)}%" if a else ""
+                           for c, a in zip(clans, alive)],
+        "resource supply": [_supply_text(world, c.name) if a else ""
+                            for c, a in zip(clans, alive)],
+    }
+
+
+def _supply_text(world: ClansWorld, clan: str) -> str:
+    provinces = world.count(clan)
+    units = effects.supply(world, clan)
+    parts = []
+    for resource, n in sorted(units.items()):
+        pct = effects.supply_percent(n, provinces)
+        star = "*" if n * 200 >= 66 * provinces else ""
+        parts.append(f"{resource} {pct}%{star}")
+    return ", ".join(parts)
+
+
+def _second_skills(world: ClansWorld, advisors: list[Advisor]) -> dict[str, list[Any]]:
+    return {"second skill": [a.second if a.great else "" for a in advisors]}
+
+
+#: the tabs written back after every turn: provinces and clans keep their rows; the Armies
+#: and Advisors tabs are rewritten whole (a gone army or advisor keeps its row, marked gone).
+WRITTEN: tuple[WrittenTab[ClansWorld], ...] = (
+    WrittenTab(CLANS, lambda w: w.clans.values(), _clan_counts),
+    WrittenTab(PROVINCES, lambda w: w.provinces.values(),
+               lambda w, rows: {"improvements": [p.improvements_text() for p in rows]}),
+    WrittenTab(ARMIES, lambda w: w.army_rows),
+    WrittenTab(ADVISORS, lambda w: w.advisors, _second_skills),
+)

@@ -22,7 +22,7 @@ NOT_SPAWN_POINT = Reason(
     "NOT_SPAWN_POINT",
     "{province} has no Palace, Army Camp or Castle of yours to raise an army at")
 AT_ARMY_LIMIT = Reason("AT_ARMY_LIMIT",
-                       "you have {armies} armies and your Max Army Limit is {limit}")
+                       "you have {armies} and your Max Army Limit is {limit}")
 NAME_TAKEN = Reason("NAME_TAKEN", "there is already an army named {name}")
 NO_SUCH_ARMY = Reason("NO_SUCH_ARMY", "there is no army named {name}")
 NOT_YOUR_ARMY = Reason("NOT_YOUR_ARMY", "army {army} is not yours ({owner}'s)")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from sheetmaster.kit import LAND, POSTING_ORDER, MapSpec, Phase, Ruleset, Units
 
-from .load import build_world
+from .example import example_game
+from .load import WRITTEN, build_world
 from .orders import (
     BUILD,
     EXTRAS,
@@ -53,12 +54,6 @@ HOWTO = (
 )
 
 
-def _example():
-    from .example import example_game
-
-    return example_game()
-
-
 def _each(key: str, title: str, run, rule: str, orders: tuple[str, ...]) -> Phase:
     """A step of each clan's turn: clans one after another, in posting order."""
     return Phase(key, title, run, rule, order=POSTING_ORDER, orders=orders)
@@ -98,8 +93,9 @@ RULESET = Ruleset(
         Phase("9", "Victory", check_victory, VICTORY_RULE),
     ),
     build_world=build_world,
+    written=WRITTEN,
     howto=HOWTO,
-    example=_example,
+    example=example_game,
     settings=SETTINGS,
     calendar=CALENDAR,
     nouns={"territory": "province", "territories": "provinces", "gold": "coins",

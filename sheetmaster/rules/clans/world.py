@@ -1,31 +1,18 @@
 """The clans game in memory: clans, provinces, armies and advisors, built from the tabs.
 
-Phases change this model; :meth:`ClansWorld.to_tables` turns it back into the tabs' tables.
-Provinces and clans keep their rows; the Armies and Advisors tabs are rewritten whole.
+Phases change this model; load.py builds it from the tabs and declares the tabs written back
+from it (``WRITTEN``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import pandas as pd
-
-from sheetmaster.kit import GameState, MapGraph, Names, World, values, write_rows
+from sheetmaster.kit import MapGraph, Names, World, values
 from sheetmaster.rules.common.ownership import Holdings
 
 from . import data
-from .tables import (
-    ADVISORS,
-    ARMIES,
-    CLANS,
-    PROVINCES,
-    Advisor,
-    Army,
-    Clan,
-    IndependentRule,
-    Province,
-)
+from .tables import Advisor, Army, Clan, IndependentRule, Province
 
 
 def gone(why: str, turn: int) -> str:
@@ -61,8 +48,6 @@ class ClansWorld(World):
     army_rows: list[Army] = field(default_factory=list)
     #: clan -> provinces it holds, in the order taken.
     holdings: Holdings = field(default_factory=Holdings)
-    #: (world, clans) -> the Clans tab's derived columns (set by the loader: tabs_out).
-    counts: Callable[[ClansWorld, list[Clan]], dict[str, list]] | None = None
     #: province -> armies standing in it.
     at: dict[str, list[Army]] = field(default_factory=dict)
     province_names: Names = field(default_factory=lambda: Names(()))
@@ -173,19 +158,6 @@ class ClansWorld(World):
     def retire(self, advisor: Advisor, why: str) -> None:
         """The advisor leaves (or his offer lapses); his row stays, marked gone."""
         advisor.status = gone(why, self.turn)
-
-    # -- back to tables -------------------------------------------------------------------
-    def to_tables(self, before: GameState) -> dict[str, pd.DataFrame]:
-        clans, provinces = list(self.clans.values()), list(self.provinces.values())
-        return {
-            CLANS.tab: write_rows(CLANS, before.tables[CLANS.tab], clans,
-                                  self.counts(self, clans) if self.counts else None),
-            PROVINCES.tab: write_rows(PROVINCES, before.tables[PROVINCES.tab], provinces, {
-                "improvements": [p.improvements_text() for p in provinces]}),
-            ARMIES.tab: write_rows(ARMIES, before.tables[ARMIES.tab], self.army_rows),
-            ADVISORS.tab: write_rows(ADVISORS, before.tables[ADVISORS.tab], self.advisors, {
-                "second skill": [a.second if a.great else "" for a in self.advisors]}),
-        }
 
 
 def sea_node(sea: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, Status
+from sheetmaster.kit import Context, Status, plural
 
 from .. import reasons
 from ..orders import BUILD
@@ -39,11 +39,12 @@ def build_armies(ctx: Context) -> None:
         player.gold -= built * ARMY_COST
         player.armies += built
         ctx.emit(player.name, "armies built",
-                 f"built {built} armies for {built * ARMY_COST} gold; armies now "
+                 f"built {plural(built, 'army')} for {built * ARMY_COST} gold; armies now "
                  f"{player.armies}, gold now {player.gold}")
         if built < asked:
             ctx.emit(player.name, "build undone",
-                     f"{asked - built} more armies would take gold below 0: purchase undone")
+                     f"{plural(asked - built, 'more army')} would take gold below 0: purchase "
+                     f"undone")
             ctx.resolve(order, Status.PARTIAL, reasons.SOME_BUILT.say(built=built, asked=asked))
         else:
             ctx.resolve(order, Status.APPLIED, f"built {built} for {built * ARMY_COST} gold")

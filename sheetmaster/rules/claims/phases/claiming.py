@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, OrderBatch, Status
+from sheetmaster.kit import Context, OrderBatch, Status, plural
 from sheetmaster.rules.common.treasury import Purse
 
 from .. import reasons
@@ -90,7 +90,7 @@ def buy(ctx: Context, claims: OrderBatch, i: int, player: Player, territory: Ter
     world.set_owner(territory, player.name)
     source = f" from {previous}" if previous else ""
     ctx.emit(player.name, "claim",
-             f"claimed {territory.name}{source} for {cost} gold ({owned} territories / "
+             f"claimed {territory.name}{source} for {cost} gold ({plural(owned, 'territory')} / "
              f"{divisor}, rounded down); gold now {player.gold}, territories now "
              f"{world.count[player.name]}")
     if previous:
@@ -99,4 +99,5 @@ def buy(ctx: Context, claims: OrderBatch, i: int, player: Player, territory: Ter
     if player.in_exile:
         player.in_exile = False
         ctx.emit(player.name, "exile ended", f"claimed {territory.name} and left exile")
-    claims.resolve(i, Status.APPLIED, f"paid {cost} gold ({owned} territories / {divisor})")
+    claims.resolve(i, Status.APPLIED, f"paid {cost} gold ({plural(owned, 'territory')} / "
+                                      f"{divisor})")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context
+from sheetmaster.kit import Context, plural
 
 from ..world import ClaimsWorld
 
@@ -28,11 +28,11 @@ def exile_players_without_territory(ctx: Context) -> None:
         player.exiled_this_turn = True
         armies = player.armies
         ctx.emit(player.name, "exile", f"has no territory left and goes into exile with "
-                                       f"{armies} armies")
+                                       f"{plural(armies, 'army')}")
         lost = 0
         for n in range(1, armies + 1):
             if ctx.dice.roll(6, player.name, f"exile, army {n} of {armies} (1-4 loses it)") <= 4:
                 lost += 1
         player.armies -= lost
         ctx.emit(player.name, "armies lost in exile",
-                 f"lost {lost} of {armies} armies in exile; armies now {player.armies}")
+                 f"lost {lost} of {plural(armies, 'army')} in exile; armies now {player.armies}")

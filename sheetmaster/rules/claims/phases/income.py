@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from sheetmaster.kit import Context
+from sheetmaster.kit import Context, plural
 
 from ..tables import GOLD, STANDARD_RESOURCES
 from ..world import ClaimsWorld
@@ -46,9 +46,9 @@ def collect_income(ctx: Context) -> None:
             ctx.emit(name, "income", f"+1 gold (in exile); gold now {player.gold}")
             continue
         gold = plain[name] + 2 * gold_lands[name] + (name in capital)
-        parts = [f"{plain[name]} plain territories"]
+        parts = [plural(plain[name], "plain territory")]
         if gold_lands[name]:
-            parts.append(f"{gold_lands[name]} Gold territories x2")
+            parts.append(f"{plural(gold_lands[name], 'Gold territory')} x2")
         if name in capital:
             parts.append("capital +1")
         player.gold += gold

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context
+from sheetmaster.kit import Context, plural
 from sheetmaster.rules.common.upkeep import disbanded_count
 
 from ..world import ClaimsWorld
@@ -28,7 +28,7 @@ def pay_upkeep_and_reset_resources(ctx: Context) -> None:
         if held:
             ctx.emit(player.name, "army power",
                      f"army power {format_power(player.power_tenths)} this turn "
-                     f"({len(held)} resources: {', '.join(held)})")
+                     f"({plural(len(held), 'resource')}: {', '.join(held)})")
             ctx.emit(player.name, "resources reset",
                      "resources set to 0: " + ", ".join(
                          f"{k} {v} -> 0" for k, v in player.resources.items() if v))
@@ -41,12 +41,14 @@ def _pay_upkeep(ctx: Context, player) -> None:
     before = player.gold
     disbanded = disbanded_count(player.armies, 1, player.gold)
     player.gold -= player.armies - disbanded
-    ctx.emit(player.name, "upkeep", f"-{player.armies} gold upkeep for {player.armies} armies; "
-                                    f"gold {before} -> {player.gold}")
+    ctx.emit(player.name, "upkeep", f"-{player.armies} gold upkeep for "
+                                    f"{plural(player.armies, 'army')}; gold {before} -> "
+                                    f"{player.gold}")
     if disbanded:
         player.armies -= disbanded
         ctx.emit(player.name, "armies disbanded",
-                 f"{disbanded} armies disbanded for lack of gold; armies now {player.armies}")
+                 f"{plural(disbanded, 'army')} disbanded for lack of gold; armies now "
+                 f"{player.armies}")
 
 
 def format_power(tenths: int) -> str:

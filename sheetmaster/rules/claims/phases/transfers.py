@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, Lines, OrderBatch, Status
+from sheetmaster.kit import Context, Lines, OrderBatch, Status, plural
 from sheetmaster.rules.common import agreements
 
 from .. import reasons
@@ -74,7 +74,7 @@ def _apply(world: ClaimsWorld, items: list[Item], name: str, log: Lines) -> None
         else:
             world.add(players[giver], item, -amount)
             world.add(players[taker], item, amount)
-            what = f"{amount} {item}"
+            what = units(amount, item)
         log.add(giver, "transfer", f"gave {what} to {taker} (deal {name})")
         log.add(taker, "transfer", f"received {what} from {giver} (deal {name})")
 
@@ -111,5 +111,10 @@ def _below_zero(world: ClaimsWorld, holdings: list[tuple[str, str]],
     for name, item in holdings:
         result = held(players[name], item) + change[name, item]
         if result < 0:
-            return reasons.BELOW_ZERO.say(player=name, amount=result, item=item)
+            return reasons.BELOW_ZERO.say(player=name, held=units(result, item))
     return ""
+
+
+def units(amount: int, item: str) -> str:
+    """An amount of an item: '5 gold', '2 iron', '1 army', '3 armies'."""
+    return plural(amount, "army") if item == "armies" else f"{amount} {item}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from sheetmaster.kit import Context, Order, Status, values
+from sheetmaster.kit import Context, Order, Status, plural, values
 
 from .. import reasons
 from ..orders import COMMIT
@@ -59,8 +59,9 @@ def _commit(ctx: Context, order: Order, battles: dict[str, Battle], used: Counte
         if len(mine) != 1:
             valid = min(asked, max(player.armies - used[player.name], 0))
             used[player.name] += valid
-            ctx.emit(player.name, "training", f"{valid} dice wasted on training exercises")
-            ctx.resolve(order, Status.APPLIED, reasons.TRAINING.say(n=valid))
+            dice = plural(valid, "die", "dice")
+            ctx.emit(player.name, "training", f"{dice} wasted on training exercises")
+            ctx.resolve(order, Status.APPLIED, reasons.TRAINING.say(dice=dice))
             return
         battle = mine[0]
     else:
@@ -73,7 +74,8 @@ def _commit(ctx: Context, order: Order, battles: dict[str, Battle], used: Counte
         return
     remaining = player.armies - used[player.name]
     if remaining <= 0:
-        ctx.resolve(order, Status.REJECTED, reasons.NO_DICE_LEFT.say(armies=player.armies))
+        ctx.resolve(order, Status.REJECTED, reasons.NO_DICE_LEFT.say(
+            armies=plural(player.armies, "army")))
         return
     valid = min(asked, remaining)
     used[player.name] += valid
@@ -83,9 +85,10 @@ def _commit(ctx: Context, order: Order, battles: dict[str, Battle], used: Counte
                                                    f"die {n} of {valid} (order row {order.row})"))
     if valid < asked:
         ctx.resolve(order, Status.PARTIAL, reasons.SOME_DICE.say(
-            valid=valid, asked=asked, armies=player.armies))
+            valid=valid, asked=asked, armies=plural(player.armies, "army")))
     else:
-        ctx.resolve(order, Status.APPLIED, f"{valid} dice for {side.name} in {battle.war.name}")
+        ctx.resolve(order, Status.APPLIED, f"{plural(valid, 'die', 'dice')} for {side.name} in "
+                                           f"{battle.war.name}")
 
 
 def _listed_side(war: War, player: str) -> Side | None:

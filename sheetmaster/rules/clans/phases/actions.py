@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sheetmaster.kit import Context, Order, Status
+from sheetmaster.kit import Context, Order, Status, plural
 from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
@@ -74,10 +74,10 @@ def give_coins(ctx: Context, order: Order, clan: Clan) -> None:
     if other is None or not pay(ctx, order, clan, amount, COINS):
         return
     other.coins += amount
-    ctx.emit(clan.name, "gift", f"gave {amount} coins to {other.name}; coins now {clan.coins}")
-    ctx.emit(other.name, "gift", f"received {amount} coins from {clan.name}; coins now "
-                                 f"{other.coins}")
-    ctx.resolve(order, Status.APPLIED, f"gave {amount} coins to {other.name}")
+    coins = plural(amount, "coin")
+    ctx.emit(clan.name, "gift", f"gave {coins} to {other.name}; coins now {clan.coins}")
+    ctx.emit(other.name, "gift", f"received {coins} from {clan.name}; coins now {other.coins}")
+    ctx.resolve(order, Status.APPLIED, f"gave {coins} to {other.name}")
 
 
 def give_tech(ctx: Context, order: Order, clan: Clan) -> None:

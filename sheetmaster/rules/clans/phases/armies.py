@@ -3,16 +3,17 @@ attack, fought in combat.py)."""
 
 from __future__ import annotations
 
-from sheetmaster.kit import COAST, LAND, Context, Order, Status, values
+from sheetmaster.kit import COAST, LAND, Context, Order, Status, plural, values
+from sheetmaster.rules.common.modifiers import add_percent
 from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
-from ..effects import army_discounts, army_limit, army_type, discounted, show_off
 from ..orders import MOVE, RAISE
-from ..tables import Army, Province
+from ..tables import Army, Clan, Province
 from ..world import ClansWorld, sea_node
 from .combat import attack
 from .common import COINS, GUARDS
+from .effects import Parts, army_type, discounted, show_off, skills, supplied
 
 RAISE_RULE = (
     "During your Turn, you can raise 1 Army at your Palace, or an Army Camp, or a Castle, if "
@@ -51,8 +52,8 @@ def raise_armies(ctx: Context) -> None:
             continue
         armies, limit = len(world.armies_of(clan.name)), army_limit(world, clan)
         if armies >= limit:
-            ctx.resolve(order, Status.REJECTED, reasons.AT_ARMY_LIMIT.say(armies=armies,
-                                                                          limit=limit))
+            ctx.resolve(order, Status.REJECTED, reasons.AT_ARMY_LIMIT.say(
+                armies=plural(armies, "army"), limit=limit))
             continue
         name = order.fields["army"] or ""
         if name and world.find_army(name) is not None:
@@ -125,3 +126,31 @@ def _sea_route(world: ClansWorld, start: Province, target: Province) -> str | No
         return None
     shared = set(world.map.neighbours(target.name, [COAST]))
     return next((s for s in start.seas if sea_node(s) in shared), None)
+
+
+def army_limit(world: ClansWorld, clan: Clan) -> int:
+    """Max Army Limit: +1 a province, +2 for the Capital Province, Rice Farms (+2 each with
+    Agriculture) and Fisheries +1 each, Irrigation +1; then Minister of Agriculture +10%,
+    Feudalism +20%, Shogunate +20%."""
+    provinces = world.provinces_of(clan.name)
+    base = len(provinces) + (2 if world.holdings.holds(clan.name, clan.capital) else 0)
+    per_farm = 2 if clan.has("Agriculture") else 1
+    base += sum(p.count(data.RICE_FARM) * per_farm + p.count(data.FISHERY) for p in provinces)
+    base += clan.has("Irrigation")
+    pct = 10 * (data.MIN_AGRICULTURE in skills(world, clan.name)) + 20 * clan.has("Feudalism") \
+        + 20 * clan.has("Shogunate")
+    return add_percent(base, pct)
+
+
+def army_discounts(world: ClansWorld, clan: Clan, kind: str) -> Parts:
+    court = skills(world, clan.name)
+    parts: Parts = []
+    if supplied(world, clan.name, "Copper"):
+        parts.append(("Copper", 10))
+    if supplied(world, clan.name, "Iron"):
+        parts.append(("Iron", 30 if clan.has("Steelmaking") else 20))
+    if data.GEN_REAR in court:
+        parts.append((data.GEN_REAR, 20))
+    if kind in (data.SPEARMEN, data.ARCHERS) and clan.has("Feudalism"):
+        parts.append(("Feudalism", 10))
+    return parts

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, Order, Status
+from sheetmaster.kit import Context, Order, Status, a, plural
 from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
-from ..effects import count, discounted, free_builds, improvement_discounts, show_off
 from ..orders import BUILD
 from ..tables import Clan, Province
 from ..world import ClansWorld
 from .common import COINS, GUARDS
+from .effects import Parts, discounted, show_off, skills, supplied
 
 BUILD_RULE = (
     "Each Turn, you can construct 1 Provincial Improvement for free. This amount increases "
@@ -53,7 +53,7 @@ def build_improvements(ctx: Context) -> None:
         if name == data.MINE:
             province.mine = resource
             label = f"Mine ({resource})"
-        ctx.emit(clan.name, "built", f"built a {label} in {province.name} ({price}); coins "
+        ctx.emit(clan.name, "built", f"built {a(label)} in {province.name} ({price}); coins "
                                      f"now {clan.coins}")
         ctx.resolve(order, Status.APPLIED, f"built ({price})")
 
@@ -73,7 +73,7 @@ def cannot_build(world: ClansWorld, clan: Clan, province: Province, name: str,
     limit = 2 if province.flavour in improvement.twice_on else 1
     if province.count(name) >= limit:
         return reasons.KIND_LIMIT.say(province=province.name, limit=limit,
-                                      have=count(province.count(name), name)), ""
+                                      have=plural(province.count(name), name)), ""
     if len(province.improvements) >= data.MAX_IMPROVEMENTS:
         return reasons.FULL.say(province=province.name), ""
     if name != data.MINE:
@@ -100,6 +100,42 @@ def demolish(ctx: Context, order: Order, clan: Clan) -> None:
     province.improvements.remove(name)
     if name == data.MINE:
         province.mine = ""
-    ctx.emit(clan.name, "demolished", f"demolished a {name} in {province.name} for "
+    ctx.emit(clan.name, "demolished", f"demolished {a(name)} in {province.name} for "
                                       f"{data.DEMOLISH_COST} coins; coins now {clan.coins}")
     ctx.resolve(order, Status.APPLIED, f"demolished for {data.DEMOLISH_COST} coins")
+
+
+def free_builds(world: ClansWorld, clan: Clan) -> int:
+    """1 a turn; Carpentry and a Minister of Constructions add 1 each."""
+    return 1 + clan.has("Carpentry") + (data.MIN_CONSTRUCTIONS in skills(world, clan.name))
+
+
+def improvement_discounts(world: ClansWorld, clan: Clan, name: str) -> Parts:
+    """Every "-N% Purchase Costs" that applies to this improvement for this clan."""
+    has, court = clan.has, skills(world, clan.name)
+    parts: Parts = []
+
+    def add(why: str, pct: int, when: bool = True) -> None:
+        if when:
+            parts.append((why, pct))
+
+    add("Timber", 10, supplied(world, clan.name, "Timber"))
+    add("Carpentry", 10, has("Carpentry"))
+    add(data.MIN_CONSTRUCTIONS, 10, data.MIN_CONSTRUCTIONS in court)
+    add("Lacquer", 20, name in (data.CASTLE, data.TEMPLE, data.LIBRARY)
+        and supplied(world, clan.name, "Lacquer"))
+    add("Masonry", 10, name == data.CASTLE and has("Masonry"))
+    add(data.GEN_FORTIFICATIONS, 10, name in (data.ARMY_CAMP, data.CASTLE)
+        and data.GEN_FORTIFICATIONS in court)
+    add(data.GEOMANCER, 20, name == data.MINE and data.GEOMANCER in court)
+    add("Geology", 10, name == data.MINE and has("Geology"))
+    add(data.MASTER_SHIPS, 20, name in (data.DOCK, data.FISHERY) and data.MASTER_SHIPS in court)
+    add("Shipbuilding", 20, name in (data.DOCK, data.FISHERY) and has("Shipbuilding"))
+    add(data.MIN_AGRICULTURE, 20, name in (data.RICE_FARM, data.SILK_FARM, data.LACQUER)
+        and data.MIN_AGRICULTURE in court)
+    religion = {data.SPIRITS: (data.RICE_FARM, data.WOODCUTTER, data.FISHERY),
+                data.ZEN: (data.TEA, data.TEMPLE, data.CASTLE),
+                data.PHILOSOPHERS: (data.MARKETPLACE, data.TEMPLE, data.LIBRARY),
+                }.get(clan.religion, ())
+    add(clan.religion, 10, name in religion)
+    return parts

@@ -3,12 +3,13 @@ perhaps the destruction of a clan) that follows a won attack."""
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, Order, Status
+from sheetmaster.kit import Context, Order, Status, plural
 
-from ..effects import count, rating, show
+from .. import data
 from ..tables import Army, Clan, Province
 from ..world import ClansWorld
 from .destruction import destroy_clan
+from .effects import Parts, army_type, coverage, show, skills, supplied
 
 COMBAT_RULE = (
     "When you move your Army into independent or enemy Province that has Armies in it, Combat "
@@ -52,11 +53,11 @@ def attack(ctx: Context, order: Order, clan: Clan, army: Army, target: Province,
         _both(ctx, clan.name, target.owner, "battle",
               f"battle for {target.name}: {score}: {army.name} is destroyed")
         ctx.resolve(order, Status.APPLIED, f"attacked {target.name}: "
-                                           + (f"won {count(won, 'battle')}, then " if won else "")
+                                           + (f"won {plural(won, 'battle')}, then " if won else "")
                                            + f"{army.name} was destroyed")
         return
     conquer(ctx, clan, army, target, sea)
-    fought = f" after winning {count(won, 'battle')}" if won else ""
+    fought = f" after winning {plural(won, 'battle')}" if won else ""
     ctx.resolve(order, Status.APPLIED, f"took {target.name} from {holder}{fought}")
 
 
@@ -77,3 +78,58 @@ def _both(ctx: Context, one: str, other: str, kind: str, text: str) -> None:
     ctx.emit(one, kind, text)
     if other and other != one:
         ctx.emit(other, kind, text)
+
+
+def rating(world: ClansWorld, army: Army, enemy: Clan | None, *, defending: bool,
+           by_sea: bool = False) -> Parts:
+    """An army's Combat Rating against ``enemy`` (None: Independents), as named parts."""
+    clan = world.clans.get(army.clan)
+    parts: Parts = [(army.type, army_type(clan, army.type).rating)]
+    province = world.provinces[army.province]
+    if defending and enemy is not None and data.CASTLE in province.improvements:
+        parts += castle_bonus(world, province.owner, enemy)
+    if clan is None:
+        return parts
+    court = skills(world, clan.name)
+    cavalry = army.type == data.CAVALRY
+
+    def add(why: str, value: int, when: bool) -> None:
+        if when:
+            parts.append((why, value))
+
+    add("Tactics", 1, clan.has("Tactics"))
+    add("Shogunate", 1, clan.has("Shogunate"))
+    add("Steelmaking", 2, clan.has("Steelmaking") and supplied(world, clan.name, "Iron"))
+    add("Fireblood", 2, clan.has("Fireblood") and (enemy is None or not enemy.has("Fireblood")))
+    add(data.GEN_FRONT, 1, data.GEN_FRONT in court)
+    add(data.GEN_CAVALRY, 2, cavalry and data.GEN_CAVALRY in court)
+    add(data.GEN_INFANTRY, 2, not cavalry and data.GEN_INFANTRY in court)
+    add("Spirits, defending", 1, defending and clan.religion == data.SPIRITS)
+    if clan.religion == data.ZEN:
+        steps = min(3, coverage(world, clan.name) // 33)
+        add(f"Zen, {coverage(world, clan.name)}% piety", steps, steps > 0)
+    add("attacking across the Sea", -sea_penalty(world, clan), by_sea and not defending)
+    return parts
+
+
+def castle_bonus(world: ClansWorld, owner: str, attacker: Clan) -> Parts:
+    """A Castle's bonus to the armies stationed in its province against ``attacker``."""
+    parts: Parts = [(data.CASTLE, 4)]
+    defender = world.clans.get(owner)
+    if defender is not None:
+        if defender.has("Masonry"):
+            parts.append(("Masonry", 2))
+        if data.GEN_FORTIFICATIONS in skills(world, owner):
+            parts.append((data.GEN_FORTIFICATIONS, 1))
+    total = sum(p for _, p in parts)
+    for tech in ("Siegecraft", "Fireblood"):
+        if attacker.has(tech) and total > 0:
+            cut = min(2, total)
+            parts.append((f"enemy {tech}", -cut))
+            total -= cut
+    return parts
+
+
+def sea_penalty(world: ClansWorld, clan: Clan) -> int:
+    """-5, lowered by 2 by Shipbuilding and by 2 by a Master of the Ships."""
+    return 5 - 2 * clan.has("Shipbuilding") - 2 * (data.MASTER_SHIPS in skills(world, clan.name))

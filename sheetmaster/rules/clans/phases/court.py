@@ -7,11 +7,11 @@ from sheetmaster.rules.common.agreements import NO_OFFER
 from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
-from ..effects import advisor_discounts, advisor_slots, discounted, show_off
 from ..settings import TRAVELLER_CHANCE
 from ..tables import OFFERED, Advisor, Clan
 from ..world import ClansWorld
 from .common import COINS
+from .effects import Parts, discounted, show_off, supplied
 
 HIRE_RULE = (
     "Each Turn, you can hire 1 Advisor. Advisors have initial price of 1000 Coins, and every "
@@ -140,3 +140,18 @@ def _traveller(ctx: Context, world: ClansWorld) -> None:
     ctx.emit(clan.name, "travelling advisor", f"{who} shows up at the court of {clan.name}, "
                                               f"offering his services for "
                                               f"{data.TRAVELLER_PRICE} coins next turn")
+
+
+def advisor_slots(clan: Clan) -> int:
+    """ "Initially, you can have 3 Advisors"; Administration: "+2 Advisor Slots"."""
+    return data.ADVISOR_SLOTS + 2 * clan.has("Administration")
+
+
+def advisor_discounts(world: ClansWorld, clan: Clan) -> Parts:
+    """Tea: "-30% all Advisor Costs"; Zen: "-20% all Advisor Costs" (prices and wages)."""
+    parts: Parts = []
+    if supplied(world, clan.name, "Tea"):
+        parts.append(("Tea", 30))
+    if clan.religion == data.ZEN:
+        parts.append((data.ZEN, 20))
+    return parts

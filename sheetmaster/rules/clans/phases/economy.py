@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context
+from sheetmaster.kit import Context, plural
 from sheetmaster.rules.common.modifiers import add_percent, describe
 from sheetmaster.rules.common.upkeep import disband_until_paid
 
 from .. import data
-from ..effects import (
-    Parts,
-    advisor_discounts,
-    army_type,
-    count,
-    discounted,
-    skills,
-    supplied,
-    supply,
-)
 from ..tables import Clan
 from ..world import ClansWorld
+from .court import advisor_discounts
+from .effects import Parts, army_type, discounted, skills, supplied, supply
 
 TAX_RULE = (
     "Each Province pays Taxes; the base Tax of a Province equals 500 Coins per Turn. Your "
@@ -75,7 +67,7 @@ def taxes(world: ClansWorld, clan: Clan) -> tuple[int, str]:
     if data.MIN_TAXES in skills(world, clan.name):
         parts.append((data.MIN_TAXES, 10))
     pct = sum(p for _, p in parts)
-    note = count(provinces, "province") + (", capital" if capital else "")
+    note = plural(provinces, "province") + (", capital" if capital else "")
     if pct:
         note += f", {base} +{pct}% ({describe(parts)})"
     return add_percent(base, pct), note
@@ -100,7 +92,7 @@ def marketplaces(world: ClansWorld, clan: Clan) -> tuple[int, str]:
                                                            skills(world, clan.name))
     if pct and total:
         notes.append(f"+{pct}%")
-    note = count(markets, "Marketplace") + ": " + ("; ".join(notes) or "nothing to sell")
+    note = plural(markets, "Marketplace") + ": " + ("; ".join(notes) or "nothing to sell")
     return add_percent(total, pct), note
 
 
@@ -131,7 +123,7 @@ def pay_upkeep_and_wages(ctx: Context) -> None:
         if upkeep:
             clan.coins -= upkeep
             ctx.emit(clan.name, "upkeep", f"-{upkeep} coins upkeep for "
-                                          f"{count(len(armies), 'army', 'armies')}; coins now "
+                                          f"{plural(len(armies), 'army')}; coins now "
                                           f"{clan.coins}")
         _pay_wages(ctx, world, clan)
 
@@ -160,5 +152,5 @@ def _pay_wages(ctx: Context, world: ClansWorld, clan: Clan) -> None:
     paid = min(wages, clan.coins)
     clan.coins -= paid
     if court:
-        ctx.emit(clan.name, "wages", f"-{paid} coins wages for {count(len(court), 'advisor')}; "
+        ctx.emit(clan.name, "wages", f"-{paid} coins wages for {plural(len(court), 'advisor')}; "
                                      f"coins now {clan.coins}")

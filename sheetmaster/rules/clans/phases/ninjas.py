@@ -6,12 +6,12 @@ from sheetmaster.kit import PRIVATE, Context, Order, Status
 from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
-from ..effects import skills
 from ..orders import ASSASSINATE, NINJAS, SABOTAGE
 from ..settings import NINJA_COST
 from ..tables import Clan
 from ..world import ClansWorld
 from .common import COINS, GUARDS
+from .effects import skills
 
 NINJA_RULE = (
     "You can send only 1 Ninja per Turn. Ninja actions are resolved at the end of Global Turn "

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, Order, Status
+from sheetmaster.kit import Context, Order, Status, plural
 from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
-from ..effects import skills
 from ..tables import Clan, Province
 from ..world import ClansWorld
 from .common import COINS, GUARDS
+from .effects import skills
 
 PROSPECT_RULE = (
     "If you have a Mountain Province, you can have it prospected for Resources (using 1d100). "
@@ -33,7 +33,7 @@ def prospect_cost(world: ClansWorld, clan: Clan, province: Province, targeted: b
     else:
         cost = data.PROSPECT_COST * (province.prospected + 1)
         if province.prospected:
-            notes.append(f"prospected {province.prospected} times before")
+            notes.append(f"prospected {plural(province.prospected, 'time')} before")
     if targeted:
         cost *= 2
         notes.append("targeted: doubled")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, Order, Status
+from sheetmaster.kit import Context, Order, Status, plural
 
 from .. import data, reasons
-from ..effects import research_parts
 from ..tables import Clan
 from ..world import ClansWorld
+from .effects import Parts, coverage, skills, supplied
 
 POINTS_RULE = (
     "Each Research Project requires accumulation of Research Points (via Libraries, but not "
@@ -37,19 +37,24 @@ def add_research_points(ctx: Context) -> None:
             continue
         where = ", ".join(f"{why}: {v}" for why, v in parts)
         if not clan.researching:
-            ctx.emit(clan.name, "research", f"{total} research points ({where}) lost: no "
-                                            f"research project")
+            ctx.emit(clan.name, "research", f"{plural(total, 'research point')} ({where}) lost: "
+                                            f"no research project")
             continue
         tech = data.TECHS[clan.researching]
         clan.points += total
-        ctx.emit(clan.name, "research", f"+{total} research points ({where}) to {tech.name}: "
-                                        f"{clan.points} of {tech.cost}")
+        ctx.emit(clan.name, "research", f"+{plural(total, 'research point')} ({where}) to "
+                                        f"{tech.name}: {clan.points} of {tech.cost}")
         if clan.points >= tech.cost:
             clan.techs.append(tech.name)
             ctx.emit(clan.name, "tech completed", f"completed {tech.name}"
-                     + (f" ({clan.points - tech.cost} points over its cost are lost)"
-                        if clan.points > tech.cost else ""))
+                     + (f" ({_over(clan.points - tech.cost)})" if clan.points > tech.cost
+                        else ""))
             clan.researching, clan.points = "", 0
+
+
+def _over(points: int) -> str:
+    """ "1 point over its cost is lost", "3 points over its cost are lost"."""
+    return f"{plural(points, 'point')} over its cost {'is' if points == 1 else 'are'} lost"
 
 
 def choose_research(ctx: Context, order: Order, clan: Clan) -> None:
@@ -68,7 +73,27 @@ def choose_research(ctx: Context, order: Order, clan: Clan) -> None:
     if clan.researching and clan.points:
         before = clan.points
         clan.points //= 2
-        note += f"; switching from {clan.researching} halves {before} points to {clan.points}"
+        note += (f"; switching from {clan.researching} halves {plural(before, 'point')} to "
+                 f"{clan.points}")
     clan.researching = tech.name
     ctx.emit(clan.name, "research", note)
     ctx.resolve(order, Status.APPLIED, note)
+
+
+def research_parts(world: ClansWorld, clan: Clan) -> Parts:
+    """Research points a season and where they come from."""
+    libraries = sum(p.count(data.LIBRARY) for p in world.provinces_of(clan.name))
+    per_library = 2 + clan.has("Papermaking") + supplied(world, clan.name, "Sulphur")
+    parts: Parts = []
+    if libraries:
+        parts.append((f"{plural(libraries, 'Library')} x {per_library}",
+                      libraries * per_library))
+    if data.SCHOLAR in skills(world, clan.name):
+        parts.append((data.SCHOLAR, 4))
+    if clan.has("Alchemy"):
+        parts.append(("Alchemy", 4))
+    if clan.religion == data.PHILOSOPHERS:
+        steps = coverage(world, clan.name) // 20
+        if steps:
+            parts.append((f"Philosophers, {steps * 20}% piety", 2 * steps))
+    return parts

@@ -3,7 +3,7 @@ garrisons; and the two starting Extras."""
 
 from __future__ import annotations
 
-from sheetmaster.kit import LAND, Context, Status
+from sheetmaster.kit import LAND, Context, Status, plural
 
 from .. import data, reasons
 from ..orders import EXTRA_PROVINCE, EXTRA_TECH, EXTRAS
@@ -49,7 +49,8 @@ def start_season(ctx: Context) -> None:
         for _ in range(n):
             world.add_army("", data.SPEARMEN, province.name)
         if n:
-            ctx.emit("", "independents", f"{province.name} is Independent, with {n} Spearmen")
+            ctx.emit("", "independents", f"{province.name} is Independent, with "
+                                         f"{plural(n, 'army')} of Spearmen")
 
 
 def _set_up(ctx: Context, world: ClansWorld, clan: Clan) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context
+from sheetmaster.kit import Context, plural
 
 from .. import data
 from ..world import ClansWorld
@@ -28,12 +28,12 @@ def check_victory(ctx: Context) -> None:
         others = sum(n for name, n in held.items() if name != clan.name)
         met = []
         if mine >= total // 2 + 1:
-            met.append(f"Domination ({mine} of {total} provinces)")
+            met.append(f"Domination ({mine} of {plural(total, 'province')})")
         extra = len([t for t in clan.techs if t not in data.ENLIGHTENMENT])
         if all(clan.has(t) for t in data.ENLIGHTENMENT) and extra >= data.ENLIGHTENMENT_OTHERS:
-            met.append(f"Enlightenment ({len(clan.techs)} techs)")
+            met.append(f"Enlightenment ({plural(len(clan.techs), 'tech')})")
         if clan.has("Shogunate") and mine > others:
-            met.append(f"Shogunate ({mine} provinces against {others})")
+            met.append(f"Shogunate ({plural(mine, 'province')} against {others})")
         for text in met:
             name = text.split(" (")[0]
             if name in clan.victory:

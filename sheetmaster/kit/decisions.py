@@ -12,15 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from sheetmaster.kit import values
 from sheetmaster.kit.model import Order, Status
 from sheetmaster.kit.orders import Field, OrderKind
 from sheetmaster.kit.schema import Column, Kind, Table
 
-if TYPE_CHECKING:  # sheetmaster.kit.ruleset imports this module
-    from sheetmaster.kit.ruleset import Context
+
+class Resolves(Protocol):
+    """What :meth:`Decisions.answer` asks of the phase context: to give an order its outcome."""
+
+    def resolve(self, order: Order, status: Status, reason: str = "") -> None: ...
 
 #: open: waiting for an answer; answered: answered, to be taken on the due turn; done: taken
 #: with its answer; defaulted: taken with its default, nobody having answered.
@@ -117,7 +120,7 @@ class Decisions:
                   f"{', '.join(options)}; if no answer by turn {decision.due_turn}: {default}")
         return decision
 
-    def answer(self, ctx: Context, order: Order) -> None:
+    def answer(self, ctx: Resolves, order: Order) -> None:
         """An 'answer' order: the decision must be open and owed by whoever answers."""
         decision = next((d for d in self.rows if values.fold(d.id) ==
                          values.fold(order.fields["decision"])), None)

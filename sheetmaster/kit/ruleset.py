@@ -8,14 +8,11 @@ its phases in order, each as its turn order lays it out.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import attrgetter
 from typing import Any, Generic, TypeVar
-
-import pandas as pd
 
 from sheetmaster.kit.calendar import PLAIN, Calendar, Date
 from sheetmaster.kit.decisions import ANSWER_COLUMNS, ANSWER_KIND, Decisions
@@ -25,59 +22,14 @@ from sheetmaster.kit.entities import WrittenTab
 from sheetmaster.kit.lasting import ENGINE_KINDS, USE_DECISIONS, Lasting
 from sheetmaster.kit.lasting import TABLES as LASTING_TABLES
 from sheetmaster.kit.mapspec import MapSpec, map_slips, with_map_columns
-from sheetmaster.kit.model import PUBLIC, Event, GameState, Order, OrderResult, Status
+from sheetmaster.kit.model import PUBLIC, Event, Order, OrderResult, Status
 from sheetmaster.kit.order_batch import OrderBatch
 from sheetmaster.kit.orders import OrderKind, RejectedRow
 from sheetmaster.kit.schema import Column, Kind, Problem, Problems, Table
 from sheetmaster.kit.settings import MissingSetting, Setting, Settings, SettingsTable, setting_rows
 from sheetmaster.kit.timers import Timers
 from sheetmaster.kit.turn_order import GLOBAL, TurnOrder
-from sheetmaster.kit.values import Names
-
-
-class RulesetError(ValueError):
-    """A ruleset declaration that contradicts itself; raised when the ruleset is made."""
-
-
-class World(ABC):
-    """A ruleset's working model of the game, built from the tables for fast phases.
-
-    Every ruleset's world inherits it: it must give the names orders may use
-    (:meth:`names`); the engine writes its tables back from the ruleset's declarations
-    (:attr:`Ruleset.written`). The other methods are features a world may have, each with
-    what a world without it means.
-    """
-
-    @abstractmethod
-    def names(self) -> Mapping[str, Names]:
-        """Name lookups for reading orders: category ('player', 'province') -> its names."""
-
-    def to_tables(self, before: GameState) -> dict[str, pd.DataFrame]:
-        """The ruleset's tables after the turn, for a ruleset that declares no
-        :attr:`Ruleset.written` tabs (and writes its own)."""
-        raise RulesetError(f"{type(self).__name__}: the ruleset declares no tabs to write "
-                           f"back (Ruleset(written=...))")
-
-    def emails(self) -> Mapping[str, str]:
-        """player -> the address their orders must come from, where the Orders tab has an
-        'email' column (none: no player has one)."""
-        return {}
-
-    def notes(self) -> Mapping[str, Iterable[str]]:
-        """What each player alone may know of the game as it stands (e.g. their hand of
-        cards), for their own report; none by default."""
-        return {}
-
-    def seating(self) -> list[str]:
-        """The players in seat order, for :class:`~sheetmaster.kit.turn_order.SeatOrder`."""
-        raise RulesetError(f"{type(self).__name__} has no seats: a phase in seat order "
-                           f"needs the world's seating()")
-
-    def dealer(self) -> str:
-        """Who holds the dealer chip, for a :class:`~sheetmaster.kit.turn_order.SeatOrder` that
-        reads it from the game's state (not from a Game setting)."""
-        raise RulesetError(f"{type(self).__name__} keeps no dealer: name the Game setting "
-                           f"that does in SeatOrder(setting=...)")
+from sheetmaster.kit.world import RulesetError, World
 
 
 @dataclass(frozen=True)

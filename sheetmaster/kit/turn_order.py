@@ -20,13 +20,11 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from sheetmaster.kit import values
 from sheetmaster.kit.model import Order
-
-if TYPE_CHECKING:  # sheetmaster.kit.ruleset imports this module for its phases' turn orders
-    from sheetmaster.kit.ruleset import World
+from sheetmaster.kit.world import World
 
 
 class Context(Protocol):

@@ -4,6 +4,10 @@
 The subcommands live in :mod:`sheetmaster.app.commands`; here every exception a command raises
 becomes one message on stderr (or a JSON error document with ``--json``) and an exit code
 from :class:`sheetmaster.app.exits.Exit`.
+
+The parser is built from light modules alone: a command imports what it runs with (pandas,
+a store, a ruleset, rich) when it runs, so ``--version``, ``--help`` and the shell's
+completion start at once (``tests/test_startup.py`` holds it).
 """
 
 from __future__ import annotations
@@ -20,10 +24,8 @@ from typing import Any
 import argcomplete
 
 from sheetmaster import __version__
-from sheetmaster.app import json_output
 from sheetmaster.app.commands import command_modules
 from sheetmaster.app.commands.options import common_parser, global_options
-from sheetmaster.app.console import setup_logging, verbosity
 from sheetmaster.app.exits import Exit, classify, help_text
 from sheetmaster.kit import fairness
 
@@ -100,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argcomplete.autocomplete(parser)  # returns at once unless the shell asks for completions
     args = parse(parser, argv)
+    from sheetmaster.app.console import setup_logging, verbosity  # rich: once a command runs
+
     setup_logging(verbosity(args))
     try:
         return int(args.run(args))
@@ -117,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
             log.error("sheetmaster failed; please report this with the lines below",
                       exc_info=exc)
         if getattr(args, "json", False):
+            from sheetmaster.app import json_output
+
             print(json_output.dumps(json_output.error_document(args.command, code, kind,
                                                                message, exc)))
         log.error("%s", message)

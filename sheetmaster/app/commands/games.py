@@ -20,15 +20,10 @@ from typing import Any
 from sheetmaster.app.commands.maps import TurnMap, map_file
 from sheetmaster.app.commands.options import play, sheet_store, write_report, write_reports
 from sheetmaster.app.commands.posting import discord_webhooks, post
-from sheetmaster.app.console import print_table
-from sheetmaster.app.delivery.discord import DeliveryError
 from sheetmaster.app.delivery.webhooks import Webhooks, from_env, shared_webhooks
 from sheetmaster.app.exits import Exit, UsageError, classify
 from sheetmaster.app.games import WEBHOOKS, Game, github_matrix, load_games, select
-from sheetmaster.app.report import TurnGroups
-from sheetmaster.app.runs import Mode
 from sheetmaster.kit import fairness
-from sheetmaster.stores.xlsx import XlsxStore
 
 log = logging.getLogger("sheetmaster")
 
@@ -47,6 +42,8 @@ class GameRun:
 
 def run_all(args: argparse.Namespace) -> int:
     """Every game of games.toml (or those --game names), one after the other."""
+    from sheetmaster.app.console import print_table
+
     if args.sheet:
         raise UsageError("give --sheet or --all games.toml, not both")
     games = load_games(args.all)
@@ -110,6 +107,11 @@ def _elsewhere(game: Game, posting: Game) -> bool:
 
 
 def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameRun:
+    from sheetmaster.app.delivery.discord import DeliveryError
+    from sheetmaster.app.report import TurnGroups
+    from sheetmaster.app.runs import Mode
+    from sheetmaster.stores.xlsx import XlsxStore
+
     log.info("%s: %s, %s rules", game.name, game.where, game.ruleset)
     try:
         missing = game.missing_secrets()
@@ -169,6 +171,8 @@ def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameR
 
 
 def cmd_games(args: argparse.Namespace) -> int:
+    from sheetmaster.app.console import print_table
+
     games = load_games(args.file)
     if args.workflow:
         from sheetmaster.app.gamerepo import check_workflow

@@ -15,16 +15,14 @@ import contextlib
 import logging
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sheetmaster.app.commands.options import game_store, sheet_options
 from sheetmaster.app.exits import Exit, UsageError
-from sheetmaster.app.runs import Mode, ruleset_of
-from sheetmaster.engine.turn import prepare
-from sheetmaster.kit import values
-from sheetmaster.kit.model import GameState, TurnResult
-from sheetmaster.kit.ruleset import Ruleset
-from sheetmaster.stores.xlsx import XlsxStore, backup_path
+
+if TYPE_CHECKING:
+    from sheetmaster.kit.model import GameState, TurnResult
+    from sheetmaster.kit.ruleset import Ruleset
 
 log = logging.getLogger("sheetmaster")
 
@@ -45,6 +43,8 @@ def resolve_map_options(p: argparse.ArgumentParser) -> None:
 
 def map_title(state: GameState, turn: int | None) -> str:
     """'Example: the Matter of Britain, after turn 2' (or 'as set up')."""
+    from sheetmaster.kit import values
+
     game = values.text(state.meta.get("game")) or "the game"
     return f"{game}, as set up" if turn is None else f"{game}, after turn {turn}"
 
@@ -122,6 +122,8 @@ def _usable_image() -> Iterator[None]:
 
 def cmd_map(args: argparse.Namespace) -> int:
     from sheetmaster.app.maps.render import NoPicture, map_picture, png_bytes
+    from sheetmaster.app.runs import Mode, ruleset_of
+    from sheetmaster.engine.turn import prepare
 
     store = game_store(args, Mode.CHECK)
     image = _image_path(args.map_image)
@@ -151,6 +153,8 @@ def cmd_map(args: argparse.Namespace) -> int:
 
 def _older(store: Any, args: argparse.Namespace, turn: int, current: int) -> GameState:
     """The game as it stood after ``turn``: the backup kept before turn + 1 was resolved."""
+    from sheetmaster.stores.xlsx import XlsxStore, backup_path
+
     if turn >= current:
         raise UsageError(f"turn {turn} is not resolved yet (the game is on turn {current})")
     if not isinstance(store, XlsxStore):
@@ -163,6 +167,8 @@ def _older(store: Any, args: argparse.Namespace, turn: int, current: int) -> Gam
 
 
 def _default_out(store: Any, turn: int | None) -> Path:
+    from sheetmaster.stores.xlsx import XlsxStore
+
     which = "start" if turn is None else f"turn-{turn}"
     if isinstance(store, XlsxStore):
         return store.path.with_name(f"{store.path.stem}-{which}-map.png")

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import logging
+from typing import TYPE_CHECKING
 
 from sheetmaster.app.delivery.webhooks import PLAYERS_ENV, PUBLIC_ENV, Webhooks, from_env
 from sheetmaster.app.exits import UsageError
-from sheetmaster.app.report import TurnGroups
-from sheetmaster.app.runs import RunOutcome
-from sheetmaster.kit import values
+
+if TYPE_CHECKING:
+    from sheetmaster.app.report import TurnGroups
+    from sheetmaster.app.runs import RunOutcome
 
 log = logging.getLogger("sheetmaster")
 
@@ -44,6 +46,7 @@ def post(outcome: RunOutcome, webhooks: Webhooks, map_png: bytes | None, *,
     instead, and nothing else on stdout either, for --json; ``groups``: the turn grouped for
     its reports, if the run has it already)."""
     from sheetmaster.app.delivery.post import post_turn
+    from sheetmaster.kit import values
 
     assert outcome.result is not None and outcome.ruleset is not None
     game = values.text(outcome.result.after.meta.get("game"))

@@ -176,3 +176,21 @@ def test_public_names_import_as_before():
 
     assert Ruleset is KitRuleset and callable(resolve) and values.fold("A") == "a"
     assert get_ruleset("claims") is rules.get("claims")
+
+
+@pytest.mark.long  # a benchmark smoke run
+def test_the_startup_benchmark_runs_and_writes_its_figures(tmp_path):
+    out = tmp_path / "startup.json"
+    script = PACKAGE.parent / "benchmarks" / "startup.py"
+    done = subprocess.run([sys.executable, str(script), "--quick", "--importtime", "--out",
+                           str(out)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "| --version |" in done.stdout and "| check (claims example) |" in done.stdout
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["runs"] == 3
+    assert set(report["timings"]) == {"--version", "--help", "completion bash",
+                                      "TAB after 'sheetmaster new'", "check (claims example)",
+                                      "check (goldenage example)"}
+    assert all(len(t["this"]["wall"]) == 3 for t in report["timings"].values())
+    assert report["imports"]["--version"]["this"]["heavy"] == []
+    assert "pandas" in report["imports"]["check (claims example)"]["this"]["heavy"]

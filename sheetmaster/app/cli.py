@@ -21,8 +21,6 @@ import sys
 import textwrap
 from typing import Any
 
-import argcomplete
-
 from sheetmaster import __version__
 from sheetmaster.app.commands import command_modules
 from sheetmaster.app.commands.options import common_parser, global_options
@@ -100,7 +98,10 @@ def silence_output() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    argcomplete.autocomplete(parser)  # returns at once unless the shell asks for completions
+    if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions (argcomplete's protocol)
+        import argcomplete
+
+        argcomplete.autocomplete(parser)  # prints them and ends the process
     args = parse(parser, argv)
     from sheetmaster.app.console import setup_logging, verbosity  # rich: once a command runs
 

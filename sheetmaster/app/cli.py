@@ -24,6 +24,7 @@ from typing import Any
 from sheetmaster import __version__
 from sheetmaster.app.commands import command_modules
 from sheetmaster.app.commands.options import common_parser, global_options
+from sheetmaster.app.console import setup_logging, verbosity
 from sheetmaster.app.exits import Exit, classify, help_text
 from sheetmaster.kit import fairness
 
@@ -103,8 +104,6 @@ def main(argv: list[str] | None = None) -> int:
 
         argcomplete.autocomplete(parser)  # prints them and ends the process
     args = parse(parser, argv)
-    from sheetmaster.app.console import setup_logging, verbosity  # rich: once a command runs
-
     setup_logging(verbosity(args))
     try:
         return int(args.run(args))

@@ -20,6 +20,7 @@ from typing import Any
 from sheetmaster.app.commands.maps import TurnMap, map_file
 from sheetmaster.app.commands.options import play, sheet_store, write_report, write_reports
 from sheetmaster.app.commands.posting import discord_webhooks, post
+from sheetmaster.app.console import print_table
 from sheetmaster.app.delivery.webhooks import Webhooks, from_env, shared_webhooks
 from sheetmaster.app.exits import Exit, UsageError, classify
 from sheetmaster.app.games import WEBHOOKS, Game, github_matrix, load_games, select
@@ -42,8 +43,6 @@ class GameRun:
 
 def run_all(args: argparse.Namespace) -> int:
     """Every game of games.toml (or those --game names), one after the other."""
-    from sheetmaster.app.console import print_table
-
     if args.sheet:
         raise UsageError("give --sheet or --all games.toml, not both")
     games = load_games(args.all)
@@ -171,8 +170,6 @@ def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameR
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    from sheetmaster.app.console import print_table
-
     games = load_games(args.file)
     if args.workflow:
         from sheetmaster.app.gamerepo import check_workflow

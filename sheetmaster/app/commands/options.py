@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sheetmaster.app.console import Steps, verbosity
 from sheetmaster.app.exits import UsageError
 from sheetmaster.kit import fairness
 
@@ -153,7 +154,6 @@ def play(store: Any, mode: Mode, args: argparse.Namespace, *, ruleset: str | Non
     """run_turn with a progress bar over its steps (reading, resolving, writing). The dice
     come from ``secret``; without one a resolve stops, after the game was read and checked,
     saying what is missing. ``before_save``: see run_turn."""
-    from sheetmaster.app.console import Steps, verbosity
     from sheetmaster.app.runs import run_turn
 
     dry_run = getattr(args, "dry_run", False)

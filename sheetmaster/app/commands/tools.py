@@ -7,6 +7,7 @@ from typing import Any
 
 from sheetmaster import rules
 from sheetmaster.app.commands.options import json_option
+from sheetmaster.app.console import verbosity
 from sheetmaster.app.exits import Exit
 
 SHELLS = ("bash", "zsh", "fish", "tcsh", "powershell")
@@ -14,7 +15,6 @@ SHELLS = ("bash", "zsh", "fish", "tcsh", "powershell")
 
 def cmd_rules(args: argparse.Namespace) -> int:
     from sheetmaster.app import json_output
-    from sheetmaster.app.console import verbosity
 
     available = rules.available()
     if args.json:

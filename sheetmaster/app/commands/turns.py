@@ -24,6 +24,7 @@ from sheetmaster.app.commands.options import (
     write_reports,
 )
 from sheetmaster.app.commands.posting import discord_option, discord_webhooks, post
+from sheetmaster.app.console import out_console
 from sheetmaster.app.exits import Exit, UsageError
 from sheetmaster.kit import fairness
 from sheetmaster.kit.model import Status
@@ -50,7 +51,6 @@ SEED_NOTE = ("(practice dice from --seed {seed}, not the turn's own: those come 
 def run(args: argparse.Namespace, mode: Mode) -> int:
     """check, resolve and nightly, on either store."""
     from sheetmaster.app import json_output
-    from sheetmaster.app.console import out_console
     from sheetmaster.app.report import TurnGroups, format_diff, format_results
     from sheetmaster.app.runs import Mode, RunOutcome
     from sheetmaster.engine.checking import CHECK_WORDS

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from sheetmaster.app.console import print_table
 from sheetmaster.app.exits import Exit, UsageError
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets_client import ENDPOINT_ENV, open_client
@@ -46,8 +47,6 @@ def fake_spreadsheet(sheet: str) -> Iterator[Any]:
 
 def cmd_show(args: argparse.Namespace) -> int:
     from gspread.utils import rowcol_to_a1
-
-    from sheetmaster.app.console import print_table
 
     with fake_spreadsheet(args.sheet) as book:
         rows = book.worksheet(args.tab).get_all_values()

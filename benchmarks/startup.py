@@ -20,7 +20,8 @@ uncounted warm-up run of each command writes it).
 ``--baseline DIR`` measures another checkout of sheetmaster too (for instance ``git worktree
 add /tmp/before 0051b9e``), the two commands in turn (A B A B ...), and adds the ratio of
 their medians. ``--importtime`` also prints, for each command, what ``python -X importtime``
-says the imports took (summed self times) and which heavy packages were imported.
+says the imports took (self times summed, the median of 3 more runs) and which heavy
+packages were imported.
 
 Python, its site-packages and the machine's load are the same for both checkouts; the
 packages they import come from the interpreter running this script (``--python`` to choose).
@@ -132,6 +133,14 @@ def import_summary(stderr: str) -> tuple[float, list[str]]:
     return total / 1e6, sorted(heavy & set(HEAVY))
 
 
+def imports(python: str, checkout: Path, command: Command, runs: int = 3
+            ) -> tuple[float, list[str]]:
+    """:func:`import_summary` of ``runs`` runs under ``-X importtime``: the median seconds."""
+    found = [import_summary(run_once(python, checkout, command, importtime=True)[2])
+             for _ in range(runs)]
+    return statistics.median(seconds for seconds, _ in found), found[0][1]
+
+
 def table(header: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
@@ -174,8 +183,7 @@ def main(argv: list[str] | None = None) -> int:
                     results[command.label][side].cpu.append(cpu)
             if args.importtime:
                 summaries[command.label] = {
-                    side: import_summary(run_once(args.python, checkout, plans[side][index],
-                                                  importtime=True)[2])
+                    side: imports(args.python, checkout, plans[side][index])
                     for side, checkout in sides.items()}
     header = ["command", "wall s", "CPU s"]
     if args.baseline:

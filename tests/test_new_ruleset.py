@@ -109,7 +109,7 @@ def test_its_golden_turn_runs_with_the_ruleset_given(ruleset, house):
 
 def test_a_gm_plays_it_once_it_is_registered(ruleset, house, monkeypatch, capsys):
     """Registered (here by hand, as an entry point would), `new --example` and `resolve`."""
-    monkeypatch.setitem(rules.BUILT_IN, NAME, ruleset)
+    monkeypatch.setitem(rules.BUILT_IN_MODULES, NAME, NAME)  # the package imported above
     game = house / "game.xlsx"
     assert main(["new", NAME, str(game), "--example", "-q"]) == Exit.OK
     assert main(["resolve", str(game), "-q"]) == Exit.OK

@@ -4,6 +4,10 @@
 The subcommands live in :mod:`sheetmaster.app.commands`; here every exception a command raises
 becomes one message on stderr (or a JSON error document with ``--json``) and an exit code
 from :class:`sheetmaster.app.exits.Exit`.
+
+The parser is built from light modules alone: a command imports what it runs with (pandas,
+a store, a ruleset, rich) when it runs, so ``--version``, ``--help`` and the shell's
+completion start at once (``tests/test_startup.py`` holds it).
 """
 
 from __future__ import annotations
@@ -17,10 +21,7 @@ import sys
 import textwrap
 from typing import Any
 
-import argcomplete
-
 from sheetmaster import __version__
-from sheetmaster.app import json_output
 from sheetmaster.app.commands import command_modules
 from sheetmaster.app.commands.options import common_parser, global_options
 from sheetmaster.app.console import setup_logging, verbosity
@@ -98,7 +99,10 @@ def silence_output() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    argcomplete.autocomplete(parser)  # returns at once unless the shell asks for completions
+    if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions (argcomplete's protocol)
+        import argcomplete
+
+        argcomplete.autocomplete(parser)  # prints them and ends the process
     args = parse(parser, argv)
     setup_logging(verbosity(args))
     try:
@@ -117,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
             log.error("sheetmaster failed; please report this with the lines below",
                       exc_info=exc)
         if getattr(args, "json", False):
+            from sheetmaster.app import json_output
+
             print(json_output.dumps(json_output.error_document(args.command, code, kind,
                                                                message, exc)))
         log.error("%s", message)

@@ -4,6 +4,9 @@ Everything for a person goes to stderr through :mod:`logging` (``-v`` for more, 
 less); stdout carries the command's output (results, diffs, ``--json`` documents), so a
 script can pipe it. Colour and the progress bar appear only on a terminal: rich turns them
 off when the stream is not one, and when ``NO_COLOR`` is set (``FORCE_COLOR`` forces them).
+
+rich is imported when something is printed through it, not before: a command that prints
+plain text alone (``completion``, ``--version``) starts without it.
 """
 
 from __future__ import annotations
@@ -14,22 +17,10 @@ import sys
 import time
 import traceback
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.box import SIMPLE_HEAD
-from rich.console import Console
-from rich.logging import RichHandler
-from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    Progress,
-    SpinnerColumn,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-)
-from rich.table import Table
-from rich.text import Text
+if TYPE_CHECKING:
+    from rich.console import Console
 
 log = logging.getLogger("sheetmaster")
 
@@ -39,23 +30,29 @@ LEVELS = {-2: logging.ERROR, -1: logging.WARNING, 0: logging.INFO, 1: logging.DE
 
 def err_console() -> Console:
     """A console on the current stderr (tests swap sys.stderr, so never cached)."""
+    from rich.console import Console
+
     return Console(file=sys.stderr, highlight=False, soft_wrap=True)
 
 
 def out_console() -> Console:
     """stdout; when it is a pipe or a file, tables get 160 columns rather than rich's 80."""
+    from rich.console import Console
+
     console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
     if not console.is_terminal:
         console.width = 160
     return console
 
 
-class _Handler(RichHandler):
+class _Handler(logging.Handler):
     """Messages as plain lines (``error: ...``), coloured by level on a terminal."""
 
     STYLES = {logging.ERROR: "bold red", logging.WARNING: "yellow", logging.DEBUG: "dim"}
 
     def emit(self, record: logging.LogRecord) -> None:
+        from rich.markup import escape
+
         message = record.getMessage()
         prefix = {logging.ERROR: "error: ", logging.CRITICAL: "error: ",
                   logging.WARNING: "warning: "}.get(record.levelno, "")
@@ -114,6 +111,15 @@ class Steps:
     """
 
     def __init__(self, total: int, *, show: bool) -> None:
+        from rich.progress import (
+            BarColumn,
+            Progress,
+            SpinnerColumn,
+            TaskProgressColumn,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
         self.total = total
         console = err_console()
         self.show = show and console.is_terminal
@@ -146,6 +152,10 @@ class Steps:
 def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
                 styles: dict[str, str] | None = None) -> None:
     """A table on stdout (boxed on a terminal, plain columns in a pipe or file)."""
+    from rich.box import SIMPLE_HEAD
+    from rich.table import Table
+    from rich.text import Text
+
     console = out_console()
     table = Table(title=title, title_justify="left", box=SIMPLE_HEAD, pad_edge=False)
     for column in columns:

@@ -8,11 +8,7 @@ from __future__ import annotations
 
 import enum
 
-from sheetmaster.app.runs import NotDue, SeedRefused
-from sheetmaster.kit.fairness import DiceSecretError
-from sheetmaster.kit.schema import StateError
-from sheetmaster.stores.base import StoreError
-from sheetmaster.stores.google_auth import CredentialsError, redact
+from sheetmaster.stores.google_auth import redact
 
 
 class Exit(enum.IntEnum):
@@ -57,6 +53,14 @@ class UsageError(Exception):
 
 def classify(exc: BaseException) -> tuple[int, str, str]:
     """(exit code, kind, message) for an exception a command raised."""
+    # the modules the exceptions come from, here rather than above: a command that never
+    # gets this far (--help, --version, completion) imports neither the engine nor a store
+    from sheetmaster.app.runs import NotDue, SeedRefused
+    from sheetmaster.kit.fairness import DiceSecretError
+    from sheetmaster.kit.schema import StateError
+    from sheetmaster.stores.base import StoreError
+    from sheetmaster.stores.google_auth import CredentialsError
+
     message = str(exc.args[0]) if exc.args and not isinstance(exc, StateError) else str(exc)
     if isinstance(exc, StateError):
         return Exit.SHEET_BROKEN, "sheet-broken", message

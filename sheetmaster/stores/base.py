@@ -5,10 +5,11 @@ Stores translate tabs <-> tables and nothing else: they never see a rule.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from sheetmaster.kit.model import GameState, TurnResult
-from sheetmaster.kit.ruleset import Ruleset
+if TYPE_CHECKING:
+    from sheetmaster.kit.model import GameState, TurnResult
+    from sheetmaster.kit.ruleset import Ruleset
 
 
 class StoreError(Exception):

@@ -22,7 +22,6 @@ from typing import Any
 
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import load_credentials
-from sheetmaster.stores.sheets_endpoint import TOKEN_HEADER, endpoint_session
 
 ENDPOINT_ENV = "SHEETMASTER_SHEETS_ENDPOINT"
 TOKEN_ENV = "SHEETMASTER_SHEETS_TOKEN"
@@ -37,6 +36,8 @@ def open_client(credentials_path: str | None = None, env: Mapping[str, str] | No
     """A gspread client with no back-off of its own (the store retries with tenacity);
     ``env``: where the Google key is read from (default: the process's environment)."""
     import gspread
+
+    from sheetmaster.stores.sheets_endpoint import TOKEN_HEADER, endpoint_session
 
     endpoint = os.environ.get(ENDPOINT_ENV, "").strip()
     if endpoint:

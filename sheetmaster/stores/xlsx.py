@@ -76,7 +76,7 @@ def put_errors(rows: list[list[Any]], errors: dict[tuple[int, int], str]) -> Non
 
 def merged_cells(df: pd.DataFrame, ranges: list[Any]) -> list[tuple[int, str, str]]:
     """(row, column, range) of each merged range of a tab, by its top-left cell."""
-    from openpyxl.utils.cell import get_column_letter
+    from sheetmaster.stores.xlsx_refs import get_column_letter
 
     header = list(df.columns)
     out = []

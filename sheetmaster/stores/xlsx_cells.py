@@ -17,10 +17,9 @@ from datetime import date, datetime, time
 from typing import Any
 
 import numpy as np
-from openpyxl.formula.translate import Translator
-from openpyxl.utils.cell import column_index_from_string
 
 from sheetmaster.kit import values
+from sheetmaster.stores.xlsx_refs import column_index_from_string
 
 #: ``<c ...>...</c>`` or ``<c .../>``, with any namespace prefix. A cell's attributes never
 #: hold '>' and its content never holds another cell, so a lazy match finds its end.
@@ -179,6 +178,9 @@ class SharedFormulas:
             if body:
                 self.masters[group] = ("=" + body, ref)
             elif group in self.masters:
+                # openpyxl's whole workbook model comes with it: imported for such cells only
+                from openpyxl.formula.translate import Translator
+
                 formula, origin = self.masters[group]
                 try:
                     return Translator(formula, origin=origin).translate_formula(ref)

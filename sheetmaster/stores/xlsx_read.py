@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from openpyxl.utils.cell import column_index_from_string, get_column_letter
 from python_calamine import CalamineWorkbook
 
 from sheetmaster.stores.base import StoreError
@@ -31,6 +30,7 @@ from sheetmaster.stores.xlsx_cells import (
     sheet_patterns,
 )
 from sheetmaster.stores.xlsx_package import Package, PackageError
+from sheetmaster.stores.xlsx_refs import column_index_from_string, get_column_letter
 from sheetmaster.stores.xlsx_rows import SheetError, index_rows
 
 #: the most cells (rows x columns, from A1 to its last value) sheetmaster reads in one tab:

@@ -14,9 +14,8 @@ from array import array
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from openpyxl.utils.cell import column_index_from_string
-
 from sheetmaster.stores.xlsx_cells import CELL, attrs, sheet_patterns, split_ref
+from sheetmaster.stores.xlsx_refs import column_index_from_string
 
 _SHEETDATA = re.compile(rb"<((?:[\w.-]+:)?)sheetData\b[^>]*?(/?)>")
 #: the cells of a row as Excel, LibreOffice and openpyxl write them (r first, no prefix);

@@ -15,8 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from openpyxl.utils.cell import column_index_from_string, get_column_letter, range_boundaries
-
 from sheetmaster.stores.xlsx_cells import (
     CellValueError,
     SharedFormulas,
@@ -26,6 +24,11 @@ from sheetmaster.stores.xlsx_cells import (
     sheet_patterns,
     standalone_formula_cell,
     style_attr,
+)
+from sheetmaster.stores.xlsx_refs import (
+    column_index_from_string,
+    get_column_letter,
+    range_boundaries,
 )
 from sheetmaster.stores.xlsx_rows import Cell, SheetError, index_rows, row_cells
 

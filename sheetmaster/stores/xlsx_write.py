@@ -19,14 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from openpyxl.utils.cell import range_boundaries
-
 from sheetmaster.kit import values
 from sheetmaster.kit.changes import ColumnChanges
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.xlsx_cells import attrs, has_formula
 from sheetmaster.stores.xlsx_package import Package, SharedStrings, header_names
 from sheetmaster.stores.xlsx_read import MAX_ROWS
+from sheetmaster.stores.xlsx_refs import range_boundaries
 from sheetmaster.stores.xlsx_sheet import CellError, SheetError, SheetPatch
 
 _CALC_PR = re.compile(rb"<((?:[\w.-]+:)?)calcPr\b([^>]*?)(/?)>")

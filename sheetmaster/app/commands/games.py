@@ -21,14 +21,10 @@ from sheetmaster.app.commands.maps import TurnMap, map_file
 from sheetmaster.app.commands.options import play, sheet_store, write_report, write_reports
 from sheetmaster.app.commands.posting import discord_webhooks, post
 from sheetmaster.app.console import print_table
-from sheetmaster.app.delivery.discord import DeliveryError
 from sheetmaster.app.delivery.webhooks import Webhooks, from_env, shared_webhooks
 from sheetmaster.app.exits import Exit, UsageError, classify
 from sheetmaster.app.games import WEBHOOKS, Game, github_matrix, load_games, select
-from sheetmaster.app.report import TurnGroups
-from sheetmaster.app.runs import Mode
 from sheetmaster.kit import fairness
-from sheetmaster.stores.xlsx import XlsxStore
 
 log = logging.getLogger("sheetmaster")
 
@@ -110,6 +106,11 @@ def _elsewhere(game: Game, posting: Game) -> bool:
 
 
 def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameRun:
+    from sheetmaster.app.delivery.discord import DeliveryError
+    from sheetmaster.app.report import TurnGroups
+    from sheetmaster.app.runs import Mode
+    from sheetmaster.stores.xlsx import XlsxStore
+
     log.info("%s: %s, %s rules", game.name, game.where, game.ruleset)
     try:
         missing = game.missing_secrets()

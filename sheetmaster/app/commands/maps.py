@@ -15,16 +15,14 @@ import contextlib
 import logging
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sheetmaster.app.commands.options import game_store, sheet_options
 from sheetmaster.app.exits import Exit, UsageError
-from sheetmaster.app.runs import Mode, ruleset_of
-from sheetmaster.engine.turn import prepare
-from sheetmaster.kit import values
-from sheetmaster.kit.model import GameState, TurnResult
-from sheetmaster.kit.ruleset import Ruleset
-from sheetmaster.stores.xlsx import XlsxStore, backup_path
+
+if TYPE_CHECKING:
+    from sheetmaster.kit.model import GameState, TurnResult
+    from sheetmaster.kit.ruleset import Ruleset
 
 log = logging.getLogger("sheetmaster")
 
@@ -47,6 +45,7 @@ def map_title(state: GameState, turn: int | None) -> str:
     """'Example: the Matter of Britain, after turn 2' (or 'as set up'): the game's name
     (without a note the GM wrote beside it in the Game tab) and the turn, nothing else."""
     from sheetmaster.app.maps.marks import game_name
+    from sheetmaster.kit import values
 
     game = game_name(values.text(state.meta.get("game"))) or "the game"
     return f"{game}, as set up" if turn is None else f"{game}, after turn {turn}"
@@ -125,6 +124,8 @@ def _usable_image() -> Iterator[None]:
 
 def cmd_map(args: argparse.Namespace) -> int:
     from sheetmaster.app.maps.render import NoPicture, map_picture, png_bytes
+    from sheetmaster.app.runs import Mode, ruleset_of
+    from sheetmaster.engine.turn import prepare
 
     store = game_store(args, Mode.CHECK)
     image = _image_path(args.map_image)
@@ -154,6 +155,8 @@ def cmd_map(args: argparse.Namespace) -> int:
 
 def _older(store: Any, args: argparse.Namespace, turn: int, current: int) -> GameState:
     """The game as it stood after ``turn``: the backup kept before turn + 1 was resolved."""
+    from sheetmaster.stores.xlsx import XlsxStore, backup_path
+
     if turn >= current:
         raise UsageError(f"turn {turn} is not resolved yet (the game is on turn {current})")
     if not isinstance(store, XlsxStore):
@@ -166,6 +169,8 @@ def _older(store: Any, args: argparse.Namespace, turn: int, current: int) -> Gam
 
 
 def _default_out(store: Any, turn: int | None) -> Path:
+    from sheetmaster.stores.xlsx import XlsxStore
+
     which = "start" if turn is None else f"turn-{turn}"
     if isinstance(store, XlsxStore):
         return store.path.with_name(f"{store.path.stem}-{which}-map.png")

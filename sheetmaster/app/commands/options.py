@@ -1,4 +1,9 @@
-"""What several commands share: options, the game (store) a command names, playing a turn."""
+"""What several commands share: options, the game (store) a command names, playing a turn.
+
+The options are declared with argparse alone, for the parser of every command; what a command
+runs with (a store, the engine, reports) is imported by the function that needs it, when the
+command runs (``tests/test_startup.py``).
+"""
 
 from __future__ import annotations
 
@@ -7,23 +12,17 @@ import logging
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sheetmaster.app.console import Steps, verbosity
 from sheetmaster.app.exits import UsageError
-from sheetmaster.app.report import GM, TurnGroups, player_report, player_reports
-from sheetmaster.app.runs import Mode, RunOutcome, run_turn
 from sheetmaster.kit import fairness
-from sheetmaster.kit.model import TurnResult
-from sheetmaster.kit.ruleset import Ruleset
-from sheetmaster.stores.xlsx import XlsxStore
-from sheetmaster.stores.xlsx_files import (
-    check_folder,
-    check_target,
-    file_mode,
-    replace_atomically,
-    temp_beside,
-)
+
+if TYPE_CHECKING:
+    from sheetmaster.app.report import TurnGroups
+    from sheetmaster.app.runs import Mode, RunOutcome
+    from sheetmaster.kit.model import TurnResult
+    from sheetmaster.kit.ruleset import Ruleset
 
 log = logging.getLogger("sheetmaster")
 
@@ -100,6 +99,9 @@ def dice_secret(args: argparse.Namespace, needed: bool) -> str | None:
 
 def game_store(args: argparse.Namespace, mode: Mode, secret: str | None = None) -> Any:
     """The game the command names: a Google Sheet (--sheet) or a workbook file."""
+    from sheetmaster.app.runs import Mode
+    from sheetmaster.stores.xlsx import XlsxStore
+
     if getattr(args, "sheet", None):
         if getattr(args, "file", None):
             raise UsageError("name one game: a .xlsx file or --sheet, not both")
@@ -112,6 +114,9 @@ def game_store(args: argparse.Namespace, mode: Mode, secret: str | None = None) 
 
 def check_outputs(args: argparse.Namespace, store: Any, mode: Mode) -> None:
     """Every file the run will write can be written: checked before any work is done."""
+    from sheetmaster.app.runs import Mode
+    from sheetmaster.stores.xlsx_files import check_folder, check_target
+
     if hasattr(store, "check_writable"):
         store.check_writable()
     out, game = getattr(args, "out", None), getattr(args, "file", None)
@@ -149,6 +154,8 @@ def play(store: Any, mode: Mode, args: argparse.Namespace, *, ruleset: str | Non
     """run_turn with a progress bar over its steps (reading, resolving, writing). The dice
     come from ``secret``; without one a resolve stops, after the game was read and checked,
     saying what is missing. ``before_save``: see run_turn."""
+    from sheetmaster.app.runs import run_turn
+
     dry_run = getattr(args, "dry_run", False)
     steps = 2 if dry_run else 3
     try:
@@ -180,6 +187,8 @@ def write_reports(outcome: RunOutcome, folder: str | Path, *, checked: bool = Fa
     """Each player's own report and the GM's, as NAME.md files in ``folder`` (``checked``:
     of a check, each player's orders as they stand and their own notes; ``groups``: the turn
     grouped for its reports, if the run has it already)."""
+    from sheetmaster.app.report import GM, player_reports
+
     assert outcome.result is not None and outcome.ruleset is not None
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -202,6 +211,8 @@ def write_report(store: Any, outcome: RunOutcome, report: str | Path | None, *,
                  groups: TurnGroups | None = None) -> Path:
     """The players' turn report of a written resolve, where asked or beside the game
     (``groups``: the turn grouped for its reports, if the run has it already)."""
+    from sheetmaster.app.report import player_report
+
     assert outcome.result is not None and outcome.ruleset is not None
     path = Path(report) if report else store.report_path(outcome.result.turn)
     write_text_atomically(path, player_report(outcome.ruleset, outcome.result,
@@ -211,6 +222,8 @@ def write_report(store: Any, outcome: RunOutcome, report: str | Path | None, *,
 
 def write_text_atomically(path: Path, text: str) -> None:
     """A report appears whole or not at all (a temp file beside it, renamed over it)."""
+    from sheetmaster.stores.xlsx_files import file_mode, replace_atomically, temp_beside
+
     with temp_beside(path) as temp:
         temp.write_text(text, encoding="utf-8")
         temp.chmod(file_mode(path))

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from sheetmaster.app.delivery.webhooks import PLAYERS_ENV, PUBLIC_ENV, Webhooks, from_env
 from sheetmaster.app.exits import Exit, UsageError
-from sheetmaster.app.report import TurnGroups
-from sheetmaster.app.runs import RunOutcome
-from sheetmaster.kit import values
+
+if TYPE_CHECKING:
+    from sheetmaster.app.report import TurnGroups
+    from sheetmaster.app.runs import RunOutcome
 
 if TYPE_CHECKING:
     from sheetmaster.app.delivery.post import Posted
@@ -55,6 +56,7 @@ def post(outcome: RunOutcome, webhooks: Webhooks, map_png: bytes | None, *,
     which the record of the posts is kept)."""
     from sheetmaster.app.delivery.post import post_turn
     from sheetmaster.app.delivery.record import PostRecord, record_path
+    from sheetmaster.kit import values
 
     assert outcome.result is not None and outcome.ruleset is not None
     game = values.text(outcome.result.after.meta.get("game"))
@@ -91,6 +93,7 @@ def cmd_post(args: argparse.Namespace) -> int:
     from sheetmaster.app.delivery.post import post_reports, reports_from_files
     from sheetmaster.app.delivery.record import PostRecord, record_path
     from sheetmaster.app.runs import Mode
+    from sheetmaster.kit import values
     from sheetmaster.kit.tabs import game_settings
     from sheetmaster.stores.xlsx import XlsxStore
 

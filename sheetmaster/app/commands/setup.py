@@ -10,10 +10,7 @@ from typing import Any
 from sheetmaster import rules
 from sheetmaster.app.commands.options import sheet_options, sheet_store
 from sheetmaster.app.exits import Exit, UsageError
-from sheetmaster.engine.builder import build_state, example_game
-from sheetmaster.kit import fairness, values
-from sheetmaster.kit.tabs import DICE_COMMITMENT
-from sheetmaster.stores.xlsx_layout import write_new_workbook
+from sheetmaster.kit import fairness
 
 
 def known_ruleset(name: str):
@@ -25,8 +22,9 @@ def known_ruleset(name: str):
 
 
 def ruleset_names(**_: Any) -> list[str]:
-    """What the shell completes where a command wants a ruleset (argcomplete's completer)."""
-    return sorted(rules.available())
+    """What the shell completes where a command wants a ruleset (argcomplete's completer):
+    their names, without importing one."""
+    return rules.names()
 
 
 def new_workbook_path(file: str) -> Path:
@@ -41,6 +39,11 @@ def new_workbook_path(file: str) -> Path:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    from sheetmaster.engine.builder import build_state, example_game
+    from sheetmaster.kit import values
+    from sheetmaster.kit.tabs import DICE_COMMITMENT
+    from sheetmaster.stores.xlsx_layout import write_new_workbook
+
     ruleset = known_ruleset(args.ruleset)
     path = new_workbook_path(args.file)
     if path.exists() and not args.force:

@@ -10,14 +10,12 @@ from typing import Any
 from sheetmaster.app.commands.maps import map_image_option
 from sheetmaster.app.commands.options import game_store, sheet_options, sheet_store
 from sheetmaster.app.exits import Exit, UsageError
-from sheetmaster.app.report import one_line
-from sheetmaster.app.runs import Mode
-from sheetmaster.kit.values import plural
 
 log = logging.getLogger("sheetmaster")
 
 
 def cmd_site(args: argparse.Namespace) -> int:
+    from sheetmaster.app.report import one_line, plural
     from sheetmaster.app.site import SiteError, build_site, sheet_record, workbook_record
 
     if not args.out:
@@ -51,6 +49,8 @@ def _game(args: argparse.Namespace
     if not args.games:
         if args.game:
             raise UsageError("--game NAME picks a game of a games.toml: give --games FILE")
+        from sheetmaster.app.runs import Mode
+
         store = game_store(args, Mode.CHECK)
         return (None, store.path, image, None) if hasattr(store, "path") else \
             (args.sheet, None, image, None)

@@ -6,7 +6,6 @@ import argparse
 from typing import Any
 
 from sheetmaster import rules
-from sheetmaster.app import json_output
 from sheetmaster.app.commands.options import json_option
 from sheetmaster.app.console import verbosity
 from sheetmaster.app.exits import Exit
@@ -15,6 +14,8 @@ SHELLS = ("bash", "zsh", "fish", "tcsh", "powershell")
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    from sheetmaster.app import json_output
+
     available = rules.available()
     if args.json:
         print(json_output.dumps(json_output.rules_document(available)))

@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sheetmaster.app import json_output
 from sheetmaster.app.commands.games import run_all
 from sheetmaster.app.commands.maps import TurnMap, map_file, resolve_map_options
 from sheetmaster.app.commands.options import (
@@ -27,13 +26,14 @@ from sheetmaster.app.commands.options import (
 from sheetmaster.app.commands.posting import discord_option, discord_webhooks, post
 from sheetmaster.app.console import out_console
 from sheetmaster.app.exits import Exit, UsageError
-from sheetmaster.app.report import TurnGroups, format_diff, format_results
-from sheetmaster.app.runs import Mode, RunOutcome, undo_turn
-from sheetmaster.engine.checking import CHECK_WORDS
 from sheetmaster.kit import fairness
-from sheetmaster.kit.model import Status, TurnResult
-from sheetmaster.kit.ruleset import Ruleset
-from sheetmaster.kit.sealed import SecretNeeded
+from sheetmaster.kit.model import Status
+
+if TYPE_CHECKING:
+    from sheetmaster.app.report import TurnGroups
+    from sheetmaster.app.runs import Mode
+    from sheetmaster.kit.model import TurnResult
+    from sheetmaster.kit.ruleset import Ruleset
 
 log = logging.getLogger("sheetmaster")
 
@@ -50,6 +50,11 @@ SEED_NOTE = ("(practice dice from --seed {seed}, not the turn's own: those come 
 
 def run(args: argparse.Namespace, mode: Mode) -> int:
     """check, resolve and nightly, on either store."""
+    from sheetmaster.app import json_output
+    from sheetmaster.app.report import TurnGroups, format_diff, format_results
+    from sheetmaster.app.runs import Mode, RunOutcome
+    from sheetmaster.engine.checking import CHECK_WORDS
+
     seed = getattr(args, "seed", None)
     # On a Google Sheet the secret also signs the run's lock (a lock a player plants is not
     # signed), so a run that writes a sheet needs it, but a test's with dice of its own.
@@ -84,8 +89,11 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
             path.unlink(missing_ok=True)
         # SecretNeeded's own message says what cannot be opened without the secret, and who
         # has it; any other DiceSecretError is told exactly what is missing or wrong
-        if isinstance(exc, fairness.DiceSecretError) and not isinstance(exc, SecretNeeded):
-            dice_secret(args, needed=True)
+        if isinstance(exc, fairness.DiceSecretError):
+            from sheetmaster.kit.sealed import SecretNeeded  # (and cryptography with it)
+
+            if not isinstance(exc, SecretNeeded):
+                dice_secret(args, needed=True)
         raise
     result, ruleset = outcome.result, outcome.ruleset
     if result is None:
@@ -143,15 +151,21 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from sheetmaster.app.runs import Mode
+
     return run(args, Mode.CHECK)
 
 
 def cmd_resolve(args: argparse.Namespace) -> int:
+    from sheetmaster.app.runs import Mode
+
     return run(args, Mode.RESOLVE)
 
 
 def cmd_nightly(args: argparse.Namespace) -> int:
     """The scheduled run: resolves only a due turn, exactly once."""
+    from sheetmaster.app.runs import Mode
+
     if args.all:
         return run_all(args)
     if args.game:
@@ -162,6 +176,8 @@ def cmd_nightly(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
+    from sheetmaster.app.runs import Mode, undo_turn
+
     # a Google Sheet's undo snapshot is checked with a key from the dice secret
     store = game_store(args, Mode.CHECK, dice_secret(args, needed=bool(args.sheet)))
     try:

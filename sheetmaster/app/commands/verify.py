@@ -6,11 +6,11 @@ import argparse
 from typing import Any
 
 from sheetmaster.app.commands.options import dice_secret, game_store, sheet_options
-from sheetmaster.app.runs import Mode
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from sheetmaster.app import verify
+    from sheetmaster.app.runs import Mode
 
     secret = dice_secret(args, needed=False)  # the GM's, if at hand; players have none
     return verify.run(args, game_store(args, Mode.CHECK), secret)

@@ -37,7 +37,6 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from sheetmaster.app.exits import UsageError
-from sheetmaster.kit import values
 
 PUBLIC_ENV = "SHEETMASTER_DISCORD_WEBHOOK"
 PLAYERS_ENV = "SHEETMASTER_DISCORD_PLAYER_WEBHOOKS"
@@ -83,6 +82,8 @@ class Webhooks:
 
     def of(self, player: str) -> Webhook | None:
         """The webhook of ``player`` (names compared as the sheet compares them)."""
+        from sheetmaster.kit import values  # (see from_env)
+
         folded = values.fold(player)
         return next((w for name, w in self.players.items() if values.fold(name) == folded),
                     None)
@@ -95,6 +96,10 @@ def from_env(environ: Mapping[str, str] | None = None, *, public: str = PUBLIC_E
     names the secret and the line, never the address. Each channel has a webhook of its own:
     two channels with one webhook are refused (the GM's full report, or one player's own,
     would be posted where others read it)."""
+    # kit.values brings numpy: imported here, as the command line's parser reads this
+    # module's names (--discord's help) and must start at once
+    from sheetmaster.kit import values
+
     environ = os.environ if environ is None else environ
     found = Webhooks()
     address = environ.get(public, "").strip()

@@ -8,13 +8,14 @@ from typing import Any
 
 from sheetmaster.app.commands.options import dice_secret, dice_seed
 from sheetmaster.app.exits import Exit
-from sheetmaster.app.runs import ruleset_of
-from sheetmaster.stores.xlsx import XlsxStore
-from sheetmaster.testing.golden import capture_case
 
 
 def cmd_golden(args: argparse.Namespace) -> int:
     import yaml
+
+    from sheetmaster.app.runs import ruleset_of
+    from sheetmaster.stores.xlsx import XlsxStore
+    from sheetmaster.testing.golden import capture_case
 
     state = XlsxStore(args.file).load()
     ruleset = ruleset_of(state)

@@ -32,7 +32,7 @@ REQUIRED = {"__init__.py", "README.md", "ruleset.py", "tables.py", "orders.py", 
 OPTIONAL = {"data.py"}
 EXAMPLE = {"example.py", "example"}
 #: the rulesets moved to the layout so far (all five when issue 25 is done)
-LAID_OUT = ["claims", "clans"]
+LAID_OUT = ["claims", "clans", "decades"]
 
 
 def top_level(name: str) -> set[str]:

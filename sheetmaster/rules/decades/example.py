@@ -13,7 +13,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from .economy import income
+from .phases.economy import income
 
 OCCIDENS, NOVATERRA = "Occidens", "Novaterra"
 # Occidens: 8 x 5 provinces, west to east, north to south: name, owner, value, religion,

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from sheetmaster.kit import LAND, SEA, MapGraph, Problems, values
+from decimal import Decimal
+from typing import Any
+
+from sheetmaster.kit import LAND, SEA, MapGraph, Problems, WrittenTab, values
 from sheetmaster.rules.common.ownership import Holdings
 
 from .settings import HAPPINESS_DRIFT, START_YEAR, parse_drift
 from .tables import ALLIANCES, GOVERNMENTS, PROVINCES, STATES, TECHNOLOGIES, WARS, State
-from .world import TOP_HAPPINESS, TRIBAL_STABILITY, DecadesWorld
+from .world import PAID_COLUMNS, TOP_HAPPINESS, TRIBAL_STABILITY, DecadesWorld, anarchy, two_places
 
 
 def build_world(loaded, problems: Problems) -> DecadesWorld:
@@ -151,3 +154,34 @@ def _check_drift(loaded, problems: Problems) -> None:
     except ValueError as exc:
         row = loaded.state.meta.get("setting_rows", {}).get(values.fold(HAPPINESS_DRIFT))
         problems.add("Game", row, "value", f"setting '{HAPPINESS_DRIFT}': {exc}")
+
+
+def _state_columns(world: DecadesWorld, states: list[State]) -> dict[str, list[Any]]:
+    """What sheetmaster writes of each state from the rest of the game (blank once a state
+    is gone): its economic value, maximum happiness, anarchy and techs behind."""
+    live = [s.alive for s in states]
+    available = world.available(world.turn + 1)
+    return {
+        "economic value": [world.economic_value(s) if a else None for s, a in zip(states, live)],
+        "max happiness": [values.number_cell(two_places(world.max_happiness(s)))
+                          if a and not world.tribal(s) else None for s, a in zip(states, live)],
+        "anarchy": ["yes" if a and anarchy(world, s) else "" for s, a in zip(states, live)],
+        "techs behind": [world.techs_behind(s, available) if a else None
+                         for s, a in zip(states, live)],
+    }
+
+
+def _paid_columns(world: DecadesWorld, provinces: list) -> dict[str, list[Any]]:
+    """What each province's colonization and conversions have been paid so far."""
+    return {column: [values.number_cell(world.paid.get(p.name, {}).get(kind, Decimal(0)))
+                     or None for p in provinces]
+            for column, kind in PAID_COLUMNS.items()}
+
+
+#: the tabs written back after every turn
+WRITTEN: tuple[WrittenTab[DecadesWorld], ...] = (
+    WrittenTab(STATES, lambda w: w.states.values(), _state_columns),
+    WrittenTab(PROVINCES, lambda w: w.provinces.values(), _paid_columns),
+    WrittenTab(ALLIANCES, lambda w: w.alliances.values()),
+    WrittenTab(WARS, lambda w: w.wars),
+)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from sheetmaster.kit import LAND, SEA, MapSpec, Phase, Ruleset
 
-from .load import build_world
+from .example import example_game
+from .load import WRITTEN, build_world
 from .orders import ORDER_COLUMNS, ORDER_KINDS, POLITICS, SPENDING, SUBSIDY, WARS
 from .phases.decisions import DECISIONS_RULE, take_decisions
 from .phases.happiness import HAPPINESS_RULE, RELIGIOUS_WAR_RULE, move_happiness
@@ -46,11 +47,6 @@ HOWTO = (
 )
 
 
-def _example():
-    from .example import example_game
-
-    return example_game()
-
 
 def _every_turn(date) -> bool:
     return True
@@ -82,8 +78,9 @@ RULESET = Ruleset(
               open_next_turn, OPENING_RULE, settings=(START_YEAR,), when=_every_turn),
     ),
     build_world=build_world,
+    written=WRITTEN,
     howto=HOWTO,
-    example=_example,
+    example=example_game,
     settings=SETTINGS,
     calendar=CALENDAR,
     nouns={"territory": "province", "territories": "provinces", "player": "state",

@@ -8,18 +8,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
 
-import pandas as pd
-
-from sheetmaster.kit import GM, GameState, MapGraph, World, values, write_rows
+from sheetmaster.kit import GM, MapGraph, World, values
 from sheetmaster.rules.common.ownership import Holdings
 
 from .tables import (
-    ALLIANCES,
-    PROVINCES,
-    STATES,
-    WARS,
     Alliance,
     Government,
     Province,
@@ -169,31 +162,6 @@ class DecadesWorld(World):
     def techs_behind(self, state: State, available: list[str]) -> int:
         return sum(1 for t in available if not self.has_tech(state, t))
 
-    def to_tables(self, before: GameState) -> dict[str, pd.DataFrame]:
-        states = list(self.states.values())
-        live = [s.alive for s in states]
-        extra: dict[str, list[Any]] = {
-            "economic value": [self.economic_value(s) if a else None
-                               for s, a in zip(states, live)],
-            "max happiness": [values.number_cell(_two_places(self.max_happiness(s)))
-                              if a and not self.tribal(s) else None
-                              for s, a in zip(states, live)],
-            "anarchy": ["yes" if a and anarchy(self, s) else "" for s, a in zip(states, live)],
-            "techs behind": [self.techs_behind(s, self.available(self.turn + 1)) if a
-                             else None for s, a in zip(states, live)],
-        }
-        provinces = list(self.provinces.values())
-        paid = {column: [values.number_cell(self.paid.get(p.name, {}).get(kind, Decimal(0)))
-                         or None for p in provinces]
-                for column, kind in PAID_COLUMNS.items()}
-        return {
-            STATES.tab: write_rows(STATES, before.tables[STATES.tab], states, extra),
-            PROVINCES.tab: write_rows(PROVINCES, before.tables[PROVINCES.tab], provinces, paid),
-            ALLIANCES.tab: write_rows(ALLIANCES, before.tables[ALLIANCES.tab],
-                                      list(self.alliances.values())),
-            WARS.tab: write_rows(WARS, before.tables[WARS.tab], self.wars),
-        }
-
     def available(self, turn: int | None = None) -> list[str]:
         """The technologies available by ``turn`` (default: this one): those whose year is
         no later than the turn's last year (§11 "at the time the new technology becomes
@@ -218,7 +186,7 @@ def anarchy(world: DecadesWorld, state: State) -> bool:
     return state.stability <= 2 and not world.tribal(state)
 
 
-def _two_places(value: Fraction) -> Decimal:
+def two_places(value: Fraction) -> Decimal:
     return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.01"))
 
 

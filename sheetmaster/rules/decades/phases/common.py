@@ -9,8 +9,8 @@ from sheetmaster.rules.common.guards import Guards
 from sheetmaster.rules.common.treasury import Purse
 
 from .. import reasons
-from ..economy import ev
 from ..tables import Province, State
+from .economy import ev
 
 
 def _cannot_act(ctx: Context, order: Order, state: State) -> str:

@@ -9,9 +9,9 @@ from sheetmaster.rules.common.agreements import Offers
 from .. import reasons
 from ..orders import ACCEPT_PROVINCE, ACCEPT_SATELLITE, ALLY, BECOME_SATELLITE, CEDE
 from ..tables import Alliance, State
-from ..turmoil import settle
 from ..world import DecadesWorld, same
 from .common import GUARDS
+from .turmoil import settle
 
 ALLIANCE_RULE = (
     "Alliances represent a mutual obligation to come to war for one another. [Tribal states] "

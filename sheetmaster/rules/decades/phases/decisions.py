@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from sheetmaster.kit import Context, Decision, parse_data
 
-from ..conquest import CONQUEST, take_conquest
 from ..tables import State
-from ..tech import CIVILIZED_DECISION, SETTLED_ON, change_government, settle_land
-from ..turmoil import GOVERNMENT_DECISION
 from ..world import DecadesWorld
-from .opening import NO_PARTNER, UNION_DECISION
+from .conquest import CONQUEST, take_conquest
+from .monarchy import NO_PARTNER, UNION_DECISION
+from .tech import CIVILIZED_DECISION, SETTLED_ON, change_government, settle_land
+from .turmoil import GOVERNMENT_DECISION
 
 DECISIONS_RULE = (
     "Once a revolution occurs, the player must change the government to a different one. [...] "

@@ -10,8 +10,8 @@ from sheetmaster.kit import Context
 
 from ..settings import HAPPINESS_DRIFT, parse_drift
 from ..tables import Province, State
-from ..turmoil import hit, settle
 from ..world import TOP_HAPPINESS, DecadesWorld, same
+from .turmoil import hit, settle
 
 HAPPINESS_RULE = (
     "Happiness is a measure of the satisfaction of the people with the government. It goes from "

@@ -4,33 +4,22 @@ state's income and tribute, written so players know what they may spend."""
 
 from __future__ import annotations
 
-from decimal import Decimal
+from sheetmaster.kit import Context
 
-from sheetmaster.kit import GM, Context
-
-from ..economy import COLLAPSE_RULE, INCOME_RULE, MODIFIERS_RULE, ev, income
 from ..settings import START_YEAR
 from ..tables import State
-from ..tech import TECH_RULE, advance_techs
-from ..turmoil import hit
 from ..world import PAID_COLUMNS, DecadesWorld, anarchy
+from .economy import COLLAPSE_RULE, INCOME_RULE, MODIFIERS_RULE, ev, income
+from .monarchy import MONARCHY_RULE, TRIBUTE_RULE, pay_tribute, roll_monarchy
+from .tech import TECH_RULE, advance_techs
 
 MODIFIER_ODDS_RULE = (
     "Economic crisis may in addition to civil war be gained through a 1/10 random chance. It "
     "has a 1/2 chance of being eliminated per turn. Pestilence, representing both famine and "
     "plague, has a 1/10 chance of being eliminated per turn and a 1/20 chance of being gained."
 )
-MONARCHY_RULE = (
-    "All Monarchies have a 1/50 chance per turn of having an Interregnum. That causes a "
-    "stability hit and a happiness hit. In addition the player may not declare war for the "
-    "rest of the turn. All Feudal Monarchies have a 1/20 chance of entering into a Personal "
-    "Union."
-)
-TRIBUTE_RULE = "The junior partner pays 25% of their economic power to the senior partner."
 OPENING_RULE = " ".join((TECH_RULE, MODIFIER_ODDS_RULE, MONARCHY_RULE, INCOME_RULE,
                          MODIFIERS_RULE, COLLAPSE_RULE, TRIBUTE_RULE))
-UNION_DECISION, NO_PARTNER = "personal union", "none"
-TRIBUTE = Decimal("0.25")
 
 
 def open_next_turn(ctx: Context) -> None:
@@ -80,41 +69,6 @@ def roll_modifiers(ctx: Context, state: State) -> None:
             setattr(state, attr, not held)
             ctx.emit(state.name, "modifier", f"{state.name} {'loses' if held else 'gains'} "
                                              f"{name}")
-
-
-def roll_monarchy(ctx: Context, world: DecadesWorld, state: State) -> None:
-    """§10: a Monarchy's 1 in 50 interregnum (hits, no war declared next turn, F50) and a
-    Feudal Monarchy's 1 in 20 personal union, whose partner the GM names (F52)."""
-    government = world.government(state)
-    if government.monarchy and ctx.dice.chance(1, 50, state.name, f"an interregnum in "
-                                               f"{state.name}", name=f"interregnum {state.name}"):
-        state.interregnum = True
-        ctx.emit(state.name, "interregnum", f"interregnum in {state.name}: it may not declare "
-                                            f"war next turn")
-        hit(ctx, state, "the interregnum", stability=1, happiness=1)
-    if government.feudal and state.alive and ctx.dice.chance(
-            1, 20, state.name, f"a personal union for {state.name}",
-            name=f"personal union {state.name}"):
-        partners = [s.name for s in world.alive() if s is not state and not s.player
-                    and not s.union_with and not world.unions(s) and s.name != state.overlord]
-        if not partners or ctx.decisions is None:
-            ctx.emit(state.name, "union", "a personal union, but no state to enter it")
-            return
-        ctx.decisions.owe(GM, UNION_DECISION, f"{state.name} enters a personal union: with "
-                          f"which state (or none)?", [*partners, NO_PARTNER], NO_PARTNER,
-                          data=f"state: {state.name}")
-
-
-def pay_tribute(ctx: Context, world: DecadesWorld, state: State) -> None:
-    """§14: 25% of the junior's own income (F65) goes to its senior partner."""
-    overlord = world.states.get(state.overlord)
-    if overlord is None or not overlord.alive or not state.income:
-        return
-    tribute = state.income * TRIBUTE
-    state.spendable -= tribute
-    overlord.spendable += tribute
-    ctx.emit(state.name, "tribute", f"{state.name} pays {ev(tribute)} tribute to "
-                                    f"{overlord.name}")
 
 
 def _drop_orphaned_instalments(ctx: Context, world: DecadesWorld) -> None:

@@ -9,7 +9,6 @@ from sheetmaster.kit import Context, Order, Status
 from sheetmaster.rules.common.treasury import pay
 
 from .. import reasons
-from ..economy import MILITARY_RULE, ev, military
 from ..orders import (
     CIVILIZE,
     COLONIZE,
@@ -21,8 +20,6 @@ from ..orders import (
 )
 from ..settings import STABILITY_COST, STABILITY_UPKEEP
 from ..tables import State
-from ..tech import civilizing, owe_civilized_government
-from ..turmoil import lower_stability, raise_stability, settle
 from ..world import (
     COLONIZATION,
     CULTURE_CONVERSION,
@@ -32,6 +29,9 @@ from ..world import (
     same,
 )
 from .common import GUARDS, SPENDABLE
+from .economy import MILITARY_RULE, ev, military
+from .tech import civilizing, owe_civilized_government
+from .turmoil import lower_stability, raise_stability, settle
 
 SPENDING_RULE = (
     "Income may be spent on: Military, Increasing or maintaining stability, Cultural or "

@@ -28,11 +28,11 @@ from ..orders import (
     STABILITY_HIT,
 )
 from ..tables import CIVIL_WAR, REVOLUTION, State
-from ..tech import change_government, owe_civilized_government
-from ..turmoil import free_provinces, gone, hit, leave_alliance, settle
 from ..world import DecadesWorld, same, shares_a_word
 from .common import GUARDS
 from .deals import make_satellite
+from .tech import change_government, owe_civilized_government
+from .turmoil import free_provinces, gone, hit, leave_alliance, settle
 
 RELIGION_RULE = (
     "Changing religion or culture incurs a stability hit of 1 and a happiness hit of one, "

@@ -10,14 +10,14 @@ from decimal import ROUND_DOWN, Decimal
 from sheetmaster.kit import Context, Status, Timer
 
 from .. import reasons
-from ..conquest import CONQUEST_RULE, CONQUEST_TABLE, claim_on, owe_conquest
-from ..economy import ev
 from ..orders import DECLARE_WAR, REBEL_STRENGTH
 from ..tables import State, WarRecord
-from ..turmoil import free_provinces
 from ..world import DecadesWorld
 from .common import GUARDS
+from .conquest import CONQUEST_RULE, CONQUEST_TABLE, claim_on, owe_conquest
+from .economy import ev
 from .happiness import UPRISING
+from .turmoil import free_provinces
 
 WAR_RULE = (
     "War is calculated automatically by the ratios of military strength between combatants. If "

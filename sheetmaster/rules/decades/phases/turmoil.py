@@ -9,8 +9,8 @@ from math import floor
 
 from sheetmaster.kit import Context, values
 
-from .tables import CIVIL_WAR, Province, State
-from .world import TOP_HAPPINESS, TOP_STABILITY, DecadesWorld, same, shares_a_word
+from ..tables import CIVIL_WAR, Province, State
+from ..world import TOP_HAPPINESS, TOP_STABILITY, DecadesWorld, same, shares_a_word
 
 STABILITY_HIT_RULE = (
     "Stability is a measure of the power of the central government, 4 being the most stable "

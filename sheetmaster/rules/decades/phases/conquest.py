@@ -9,11 +9,11 @@ from decimal import Decimal
 
 from sheetmaster.kit import LAND, SEA, Context, Decision, data_text, parse_data, values
 
+from ..tables import Province, State
+from ..world import DecadesWorld
 from .economy import ev
-from .tables import Province, State
 from .tech import owe_civilized_government
 from .turmoil import fix_capital, settle, world_of
-from .world import DecadesWorld
 
 CONQUEST_RULE = (
     "Victory has a 1/10 chance of allowing 100% in conquests (ie, full annexation), 1/10 for "

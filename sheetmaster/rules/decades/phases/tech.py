@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from sheetmaster.kit import Context, Decision, data_text, parse_data
 
-from .tables import State, Technology
+from ..tables import State, Technology
+from ..world import TOP_HAPPINESS, TOP_STABILITY, same
 from .turmoil import world_of
-from .world import TOP_HAPPINESS, TOP_STABILITY, same
 
 TECH_RULE = (
     "The player will automatically gain new technology if they have an acceptable government "

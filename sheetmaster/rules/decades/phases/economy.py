@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
-from .tables import Government
+from ..tables import Government
 
 INCOME_RULE = (
     "Each state derives income from the territories it controls. The income for a state may "

@@ -25,9 +25,9 @@ from sheetmaster.kit.fairness import EXAMPLE_SECRET, SECRET_ENV, hidden_key, sec
 from sheetmaster.kit.model import GameState, Status
 from sheetmaster.kit.sealed import SecretNeeded, unseal
 from sheetmaster.kit.values import BadValue
-from sheetmaster.rules.eighteen_hundred import vocabulary
+from sheetmaster.rules.eighteen_hundred import data as vocabulary
 from sheetmaster.rules.eighteen_hundred.example import before_setup
-from sheetmaster.rules.eighteen_hundred.example_cards import CATALOGUE
+from sheetmaster.rules.eighteen_hundred.example.cards import CATALOGUE
 from sheetmaster.stores.xlsx import XlsxStore
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.upload import upload_state

@@ -6,7 +6,6 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-import pandas as pd
 import pytest
 
 from sheetmaster.app.report import player_report
@@ -14,6 +13,7 @@ from sheetmaster.engine.builder import build_state
 from sheetmaster.engine.turn import resolve
 from sheetmaster.kit import values
 from sheetmaster.kit.calendar import Calendar
+from sheetmaster.kit.entities import WrittenTab
 from sheetmaster.kit.model import GameState, Status
 from sheetmaster.kit.orders import Field, OrderKind
 from sheetmaster.kit.ruleset import (
@@ -45,11 +45,6 @@ class Houses(World):
         return {"player": values.Names(self.coins),
                 "colour": values.Names(["Red", "Blue"], {"crimson": "Red"})}
 
-    def to_tables(self, before: GameState) -> dict[str, pd.DataFrame]:
-        out = before.tables["Houses"].copy()
-        out["coins"] = pd.Series(list(self.coins.values()), index=list(self.rows.values()),
-                                 dtype=object)
-        return {"Houses": out}
 
 
 def _step(name: str, kinds: tuple[str, ...] = ()):
@@ -77,7 +72,9 @@ def _ruleset(**extra: Any) -> Ruleset:
                 Phase("c", "build", _step("build", ("build", "paint", "gift")),
                       order=POSTING_ORDER, orders=("build", "paint", "gift")),
                 Phase("d", "end", _step("end"))),
-        build_world=lambda state, problems: Houses(state), **extra)
+        build_world=lambda state, problems: Houses(state), written=(WrittenTab(
+            HOUSES, lambda w: [SimpleNamespace(row=row) for row in w.rows.values()],
+            lambda w, rows: {"coins": list(w.coins.values())}),), **extra)
 
 
 def _state(ruleset: Ruleset, orders: list[dict[str, Any]], **settings: Any) -> GameState:

@@ -31,8 +31,8 @@ REQUIRED = {"__init__.py", "README.md", "ruleset.py", "tables.py", "orders.py", 
             "world.py", "load.py", "reasons.py", "phases"}
 OPTIONAL = {"data.py"}
 EXAMPLE = {"example.py", "example"}
-#: the rulesets moved to the layout so far (all five when issue 25 is done)
-LAID_OUT = ["claims", "clans", "decades"]
+#: every ruleset (a new one joins the list: see the last test)
+LAID_OUT = ["claims", "clans", "decades", "eighteen_hundred", "goldenage"]
 
 
 def top_level(name: str) -> set[str]:
@@ -64,3 +64,8 @@ def test_the_world_is_written_back_from_declarations(name: str):
     assert ruleset.written
     world = (RULES / name / "world.py").read_text(encoding="utf-8")
     assert "def to_tables" not in world and "write_rows" not in world
+
+
+def test_every_ruleset_is_laid_out():
+    assert sorted(LAID_OUT) == sorted(p.name for p in RULES.iterdir()
+                                      if (p / "ruleset.py").exists())

@@ -10,12 +10,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-import pandas as pd
-
 from sheetmaster.engine.builder import build_state
 from sheetmaster.engine.turn import resolve
 from sheetmaster.kit import values
-from sheetmaster.kit.entities import write_rows
+from sheetmaster.kit.entities import WrittenTab
 from sheetmaster.kit.model import GameState, TurnResult
 from sheetmaster.kit.orders import Field, OrderKind
 from sheetmaster.kit.ruleset import Phase, Ruleset, World
@@ -98,16 +96,18 @@ class ToyWorld(World):
     def unit(self, name: str) -> Unit | None:
         return next((u for u in self.units if values.fold(u.name) == values.fold(name)), None)
 
-    def to_tables(self, before: GameState) -> dict[str, pd.DataFrame]:
-        return {t.tab: write_rows(t, before.tables[t.tab], rows) for t, rows in (
-            (REALMS, list(self.realms.values())), (LANDS, list(self.lands.values())),
-            (UNITS, self.units))}
 
 
 def build_world(loaded, problems) -> ToyWorld:
     return ToyWorld({r.name: r for r in loaded.rows["Realms"]},
                     {land.name: land for land in loaded.rows["Lands"]},
                     list(loaded.rows["Units"]))
+
+
+#: the toy's tabs written back after every turn
+WRITTEN = (WrittenTab(REALMS, lambda w: w.realms.values()),
+           WrittenTab(LANDS, lambda w: w.lands.values()),
+           WrittenTab(UNITS, lambda w: w.units))
 
 
 def ruleset(*phases: Phase, tables: Sequence[Table] = (), kinds: Sequence[OrderKind] = (),
@@ -119,7 +119,7 @@ def ruleset(*phases: Phase, tables: Sequence[Table] = (), kinds: Sequence[OrderK
         name="toy", title="toy", version="1", tables=(REALMS, LANDS, UNITS, *tables),
         order_kinds=tuple(k for k in (*ORDER_KINDS, *kinds) if k.name in used),
         order_columns=(*ORDER_COLUMNS, *columns), phases=phases, build_world=build_world,
-        **extra)
+        written=WRITTEN, **extra)
 
 
 REALM_ROWS = [{"realm": "Stark", "coins": 5, "seat": 1}, {"realm": "Tully", "coins": 5, "seat": 2},

@@ -404,8 +404,7 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
         ordered = in_sheet_order([*parsed.rejected, *chain.from_iterable(
             batch.results(private.get(batch.kind, False)) for batch in batches.values())])
         after_tables = dict(state.tables)
-        after_tables.update(write_back(prepared.world, state, ruleset.written)
-                            if ruleset.written else prepared.world.to_tables(state))
+        after_tables.update(write_back(prepared.world, state, ruleset.written))
         after_tables.update(prepared.lasting.to_tables(state))
         after_tables[ORDERS_TAB] = orders_after(
             state.tables[ORDERS_TAB], orders_tab_results(state, ordered),

@@ -6,9 +6,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 
-import pandas as pd
-
-from sheetmaster.kit.model import GameState
 from sheetmaster.kit.values import Names
 
 
@@ -28,12 +25,6 @@ class World(ABC):
     @abstractmethod
     def names(self) -> Mapping[str, Names]:
         """Name lookups for reading orders: category ('player', 'province') -> its names."""
-
-    def to_tables(self, before: GameState) -> dict[str, pd.DataFrame]:
-        """The ruleset's tables after the turn, for a ruleset that declares no
-        :attr:`Ruleset.written` tabs (and writes its own)."""
-        raise RulesetError(f"{type(self).__name__}: the ruleset declares no tabs to write "
-                           f"back (Ruleset(written=...))")
 
     def emails(self) -> Mapping[str, str]:
         """player -> the address their orders must come from, where the Orders tab has an

@@ -13,7 +13,7 @@ from typing import Any
 from sheetmaster.kit import values
 from sheetmaster.kit.model import TurnResult
 from sheetmaster.kit.orders import ORDER, PLAYER
-from sheetmaster.rules.eighteen_hundred.example_cards import CATALOGUE
+from sheetmaster.rules.eighteen_hundred.example.cards import CATALOGUE
 from sheetmaster.rules.eighteen_hundred.tables import CAPS
 from testkit.fuzzing.choosers import Chooser
 from testkit.fuzzing.damage import DAMAGES, Damage

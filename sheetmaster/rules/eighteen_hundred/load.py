@@ -5,42 +5,48 @@ A problem names its tab, row and column, and nothing is resolved."""
 from __future__ import annotations
 
 import re
+from collections import Counter
+from typing import Any
 
-from sheetmaster.kit import LAND, BadValue, MapGraph, Names, Problems, a, values
+from sheetmaster.kit import LAND, BadValue, MapGraph, Names, Problems, WrittenTab, a, values
 
-from . import hands
-from .card_tabs import (
+from .data import COSTS, DEVELOPMENT, GLOBAL_EVENT, REWARDS, STATIC, parse_clauses
+from .phases import hands
+from .phases.starts import check_starts
+from .tables import (
+    AGGRESSIONS,
+    BATTLES,
+    CAPS,
     CARDS,
+    CITY,
+    COUNTRYSIDE,
+    COUNTRYSIDE_POPS,
     DRAFT_ROW,
+    EITHER,
     EVENT_ROW,
+    FACTORY,
+    FARM,
+    HANDS,
+    IMPROVEMENTS,
+    MARKET,
+    NATIONS,
     POLICY,
     POLICY_CATEGORIES,
+    POPS,
+    PROVINCES,
+    RESOURCES,
     ROWS,
     TABLEAU,
     TECH_CATEGORIES,
     TECHNOLOGY,
+    TRADE_ROUTES,
+    WARS,
     Card,
-)
-from .starts import check_starts
-from .tables import (
-    CAPS,
-    CITY,
-    COUNTRYSIDE,
-    COUNTRYSIDE_POPS,
-    EITHER,
-    FACTORY,
-    FARM,
-    IMPROVEMENTS,
-    MARKET,
-    NATIONS,
-    POPS,
-    PROVINCES,
-    RESOURCES,
     ImprovementType,
+    Nation,
     Province,
 )
-from .vocabulary import COSTS, DEVELOPMENT, GLOBAL_EVENT, REWARDS, STATIC, parse_clauses
-from .world import EighteenWorld
+from .world import EighteenWorld, war_actions
 
 _TIMES = re.compile(r"^(?P<name>.*?)\s*x\s*(?P<n>[0-9]+)$", re.I)
 #: the three types the source names, and what each must be
@@ -307,3 +313,48 @@ def _face_up(world: EighteenWorld, problems: Problems) -> None:
         wanted = {DRAFT_ROW: DEVELOPMENT, EVENT_ROW: GLOBAL_EVENT}.get(row.place)
         if card is not None and wanted and card.deck != wanted:
             problems.add(ROWS.tab, row.row, "card", f"{card.name} is not {a(wanted)} card")
+
+
+def _nation_columns(world: EighteenWorld, nations: list[Nation]) -> dict[str, list[Any]]:
+    """What sheetmaster writes of each nation from the rest of the game: its war actions, how
+    many cards its hand holds of each pile, its ambition (once revealed) and its points."""
+    return {"war actions": [war_actions(world, n.name) for n in nations],
+            "admin cards": [len(world.hand(n.name, "admin")) for n in nations],
+            "military cards": [len(world.hand(n.name, "military")) for n in nations],
+            "ambition": [world.revealed_ambition(n) for n in nations],
+            "ambition points": [n.ambition_points for n in nations],
+            "score": [n.score for n in nations]}
+
+
+def _province_columns(world: EighteenWorld, provinces: list[Province]) -> dict[str, list[Any]]:
+    """Each province's improvements, and its controller (see :meth:`EighteenWorld.controller`),
+    the pops counted in one pass over the Pops tab rather than one pass per province."""
+    pops: dict[str, dict[str, int]] = {}
+    for p in world.pops:
+        if p.pops:
+            pops.setdefault(p.province, {})[p.nation] = p.pops
+    return {"improvements": [p.improvements_text() for p in provinces],
+            "controller": [p.regiment or _most_pops(pops.get(p.name, {})) for p in provinces]}
+
+
+def _most_pops(counts: dict[str, int]) -> str:
+    """The nation with strictly more pops than any other; none on a tie (L43, L45, F8, F9)."""
+    ranked = Counter(counts).most_common(2)
+    if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
+        return ""
+    return ranked[0][0]
+
+
+#: the tabs written back after every turn
+WRITTEN: tuple[WrittenTab[EighteenWorld], ...] = (
+    WrittenTab(NATIONS, lambda w: w.nations.values(), _nation_columns),
+    WrittenTab(PROVINCES, lambda w: w.provinces.values(), _province_columns),
+    WrittenTab(POPS, lambda w: w.pops),
+    WrittenTab(TABLEAU, lambda w: w.tableau),
+    WrittenTab(ROWS, lambda w: w.rows),
+    WrittenTab(HANDS, lambda w: w.hands, lambda w, rows: {"card": hands.sealed_cells(w)}),
+    WrittenTab(TRADE_ROUTES, lambda w: w.routes.values()),
+    WrittenTab(WARS, lambda w: w.wars),
+    WrittenTab(AGGRESSIONS, lambda w: w.aggressions),
+    WrittenTab(BATTLES, lambda w: w.battles),
+)

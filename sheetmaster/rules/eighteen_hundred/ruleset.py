@@ -1,13 +1,13 @@
-"""The 1800 ruleset, declared: tabs, orders, the calendar of stages, and the phases in order.
-(Its example game, which resolves the setup turn by these rules, is attached in
-``__init__``.)"""
+"""The 1800 ruleset, declared: tabs, orders, the calendar of stages, and the phases in order,
+with its example game (laid out before the setup turn, which the engine resolves by these
+rules: ``example_after_setup``)."""
 
 from __future__ import annotations
 
 from sheetmaster.kit import LAND, MapSpec, Phase, Ruleset, SeatOrder, Units, in_stages, on_setup
 
-from .card_tabs import CARDS, HANDS, ROWS, TABLEAU
-from .load import build_world
+from .example import example_game, first_round
+from .load import WRITTEN, build_world
 from .orders import (
     DEFICIT,
     DRAFT_KINDS,
@@ -27,8 +27,20 @@ from .phases.rounds import CHIP_RULE, ROUND_RULE, after_the_turns
 from .phases.setup import SETUP_RULE, set_up_the_game
 from .phases.war import WAR_RULE, fight_the_war
 from .settings import CALENDAR, DRAFT, TURNS, WAR
-from .tables import IMPROVEMENTS, NATIONS, POPS, PROVINCES, TRADE_ROUTES
-from .war_tabs import AGGRESSIONS, BATTLES, WARS
+from .tables import (
+    AGGRESSIONS,
+    BATTLES,
+    CARDS,
+    HANDS,
+    IMPROVEMENTS,
+    NATIONS,
+    POPS,
+    PROVINCES,
+    ROWS,
+    TABLEAU,
+    TRADE_ROUTES,
+    WARS,
+)
 
 #: every nation, posted or not, from the dealer's left, the dealer last (L36, L87); the
 #: dealer is whoever holds the chip in the Nations tab (EighteenWorld.dealer).
@@ -104,7 +116,10 @@ RULESET = Ruleset(
               end_the_war, f"{CHIP_RULE} {ROUND_RULE}", when=in_stages(WAR)),
     ),
     build_world=build_world,
+    written=WRITTEN,
     howto=HOWTO,
+    example=example_game,
+    example_after_setup=first_round,
     calendar=CALENDAR,
     nouns={"territory": "province", "territories": "provinces", "player": "nation",
            "players": "nations"},

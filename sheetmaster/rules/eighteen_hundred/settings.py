@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sheetmaster.kit import Calendar, Date
 
-from .card_tabs import ERAS
+from .tables import ERAS
 
 DRAFT, TURNS, WAR = "draft", "turns", "war"
 STAGES = (DRAFT, TURNS, WAR)

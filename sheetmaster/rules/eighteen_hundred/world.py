@@ -10,48 +10,37 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-import pandas as pd
-
 from sheetmaster.kit import (
     Context,
-    GameState,
     MapGraph,
     Names,
     World,
     from_dealers_left,
-    write_rows,
 )
 
-from . import hands
-from .card_tabs import (
+from .data import GLOBAL_EVENT, Effect, total
+from .phases import hands
+from .tables import (
     AMBITION_PILE,
     DRAFT_ROW,
     EVENT_ROW,
-    HANDS,
+    FACTORY,
     INSTITUTION,
-    ROWS,
-    TABLEAU,
+    RESOURCES,
     TECHNOLOGY,
+    Aggression,
+    Battle,
     Card,
     FaceUp,
     Held,
-    InPlay,
-)
-from .tables import (
-    FACTORY,
-    NATIONS,
-    POPS,
-    PROVINCES,
-    RESOURCES,
-    TRADE_ROUTES,
     ImprovementType,
+    InPlay,
     Nation,
     Pops,
     Province,
     TradeRoute,
+    War,
 )
-from .vocabulary import GLOBAL_EVENT, Effect, total
-from .war_tabs import AGGRESSIONS, BATTLES, WARS, Aggression, Battle, War
 
 
 @dataclass
@@ -220,36 +209,6 @@ class EighteenWorld(World):
     def notes(self) -> dict[str, list[str]]:
         """Each nation's own hand and ambition, for its own report only."""
         return hands.notes(self)
-
-    # -- back to tables ----------------------------------------------------------------------
-    def to_tables(self, before: GameState) -> dict[str, pd.DataFrame]:
-        nations = list(self.nations.values())
-        provinces = list(self.provinces.values())
-        counts = {pile: [len(self.hand(n.name, pile)) for n in nations]
-                  for pile in ("admin", "military")}
-        tables = {
-            NATIONS.tab: write_rows(NATIONS, before.tables[NATIONS.tab], nations, {
-                "war actions": [war_actions(self, n.name) for n in nations],
-                "admin cards": counts["admin"], "military cards": counts["military"],
-                "ambition": [self.revealed_ambition(n) for n in nations],
-                "ambition points": [n.ambition_points for n in nations],
-                "score": [n.score for n in nations]}),
-            PROVINCES.tab: write_rows(PROVINCES, before.tables[PROVINCES.tab], provinces, {
-                "improvements": [p.improvements_text() for p in provinces],
-                "controller": [self.controller(p.name) for p in provinces]}),
-            POPS.tab: write_rows(POPS, before.tables[POPS.tab], self.pops),
-            TABLEAU.tab: write_rows(TABLEAU, before.tables[TABLEAU.tab], self.tableau),
-            ROWS.tab: write_rows(ROWS, before.tables[ROWS.tab], self.rows),
-            HANDS.tab: write_rows(HANDS, before.tables[HANDS.tab], self.hands, {
-                "card": hands.sealed_cells(self)}),
-            TRADE_ROUTES.tab: write_rows(TRADE_ROUTES, before.tables[TRADE_ROUTES.tab],
-                                         list(self.routes.values())),
-            WARS.tab: write_rows(WARS, before.tables[WARS.tab], self.wars),
-            AGGRESSIONS.tab: write_rows(AGGRESSIONS, before.tables[AGGRESSIONS.tab],
-                                        self.aggressions),
-            BATTLES.tab: write_rows(BATTLES, before.tables[BATTLES.tab], self.battles),
-        }
-        return tables
 
     def revealed_ambition(self, nation: Nation) -> str:
         """Its ambition's name once the game is over (F61), else blank."""

@@ -4,8 +4,9 @@ game needs (the engine checks references, choices and borders listed on both sid
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from sheetmaster.kit import Names, Problems, values
+from sheetmaster.kit import Names, Problems, WrittenTab, values
 
 from . import data
 from .settings import ITEM, SETTINGS_TAB
@@ -19,6 +20,7 @@ from .tables import (
     RAILROADS,
     SEA_ZONES,
     UNITS,
+    Nation,
     Unit,
 )
 from .world import GoldenWorld, build_graph
@@ -191,3 +193,31 @@ def _check_settings(loaded, problems: Problems) -> None:
         if item and items.get(item) is None:
             problems.add(SETTINGS_TAB.tab, int(row), ITEM, f"{values.show(item)} is not an "
                          f"item of the rules ({', '.join(data.SETTINGS_ITEMS)})")
+
+
+def _nation_columns(world: GoldenWorld, nations: list[Nation]) -> dict[str, list[Any]]:
+    """Each nation's provinces and units, counted in one pass over each."""
+    owned: dict[str, int] = {}
+    for p in world.provinces.values():
+        owned[p.owner] = owned.get(p.owner, 0) + 1
+    units: dict[str, int] = {}
+    for u in world.units.values():
+        units[u.nation] = units.get(u.nation, 0) + 1
+    return {"provinces": [owned.get(n.name, 0) for n in nations],
+            "units": [units.get(n.name, 0) for n in nations]}
+
+
+#: the tabs written back after every turn
+WRITTEN: tuple[WrittenTab[GoldenWorld], ...] = (
+    WrittenTab(NATIONS, lambda w: w.nations.values(), _nation_columns),
+    WrittenTab(PROVINCES, lambda w: w.provinces.values(), lambda w, rows: {
+        "economic value": [w.economic_value(p.name) for p in rows]}),
+    WrittenTab(SEA_ZONES, lambda w: w.seas.values(), lambda w, rows: {
+        "blockaded by": [", ".join(s.blockaders) for s in rows]}),
+    WrittenTab(UNITS, lambda w: w.unit_rows, lambda w, rows: {
+        "classification": [w.classifications.get(u.name, "") for u in rows]}),
+    WrittenTab(BUILDINGS, lambda w: w.buildings),
+    WrittenTab(RAILROADS, lambda w: w.railroads),
+    WrittenTab(CANALS, lambda w: w.canals.values()),
+    WrittenTab(AGREEMENTS, lambda w: w.agreements.values()),
+)

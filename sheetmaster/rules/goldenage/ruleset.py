@@ -6,7 +6,8 @@ from __future__ import annotations
 from sheetmaster.kit import LAND as BORDERS
 from sheetmaster.kit import MapSpec, Phase, Ruleset, Units, in_seasons, on_setup
 
-from .load import build_world
+from .example import example_game
+from .load import WRITTEN, build_world
 from .orders import (
     DEPLOY,
     DISBANDS,
@@ -99,11 +100,6 @@ HOWTO = (
 )
 
 
-def _example():
-    from .example import example_game
-
-    return example_game()
-
 
 #: the map picture: provinces in their owner's colour, capitals starred, occupied ones
 #: hatched (Rebels grey), units counted per nation; ships at sea are not drawn.
@@ -163,8 +159,9 @@ RULESET = Ruleset(
         Phase("20", "Advance to the next season", advance_season, ADVANCE_RULE),
     ),
     build_world=build_world,
+    written=WRITTEN,
     howto=HOWTO,
-    example=_example,
+    example=example_game,
     settings=SETTINGS,
     calendar=CALENDAR,
     nouns={"territory": "province", "territories": "provinces", "gold": "currency",

@@ -10,31 +10,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd
-
 from sheetmaster.kit import (
     COAST,
     LAND,
     RAIL,
     SEA,
-    GameState,
     MapGraph,
     Names,
     World,
     values,
-    write_rows,
 )
 
 from . import data
 from .tables import (
-    AGREEMENTS,
-    BUILDINGS,
-    CANALS,
-    NATIONS,
-    PROVINCES,
-    RAILROADS,
-    SEA_ZONES,
-    UNITS,
     Agreement,
     Building,
     Canal,
@@ -277,35 +265,6 @@ class GoldenWorld(World):
 
     def provinces_of(self, nation: str) -> list[Province]:
         return [p for p in self.provinces.values() if p.owner == nation]
-
-    # -- back to tables -----------------------------------------------------------------------
-    def to_tables(self, before: GameState) -> dict[str, pd.DataFrame]:
-        nations = list(self.nations.values())
-        provinces = list(self.provinces.values())
-        seas = list(self.seas.values())
-        owned: dict[str, int] = {}
-        for p in provinces:
-            owned[p.owner] = owned.get(p.owner, 0) + 1
-        units: dict[str, int] = {}
-        for u in self.units.values():
-            units[u.nation] = units.get(u.nation, 0) + 1
-        return {
-            NATIONS.tab: write_rows(NATIONS, before.tables[NATIONS.tab], nations, {
-                "provinces": [owned.get(n.name, 0) for n in nations],
-                "units": [units.get(n.name, 0) for n in nations]}),
-            PROVINCES.tab: write_rows(PROVINCES, before.tables[PROVINCES.tab], provinces, {
-                "economic value": [self.economic_value(p.name) for p in provinces]}),
-            SEA_ZONES.tab: write_rows(SEA_ZONES, before.tables[SEA_ZONES.tab], seas, {
-                "blockaded by": [", ".join(s.blockaders) for s in seas]}),
-            UNITS.tab: write_rows(UNITS, before.tables[UNITS.tab], self.unit_rows, {
-                "classification": [self.classifications.get(u.name, "")
-                                   for u in self.unit_rows]}),
-            BUILDINGS.tab: write_rows(BUILDINGS, before.tables[BUILDINGS.tab], self.buildings),
-            RAILROADS.tab: write_rows(RAILROADS, before.tables[RAILROADS.tab], self.railroads),
-            CANALS.tab: write_rows(CANALS, before.tables[CANALS.tab], list(self.canals.values())),
-            AGREEMENTS.tab: write_rows(AGREEMENTS, before.tables[AGREEMENTS.tab],
-                                       list(self.agreements.values())),
-        }
 
 
 def build_graph(world: GoldenWorld) -> MapGraph:

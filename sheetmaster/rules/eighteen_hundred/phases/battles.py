@@ -4,12 +4,11 @@ and a military card for the loser. Then the round ends."""
 
 from __future__ import annotations
 
-from ..board import lose_regiment
-from ..card_tabs import MILITARY_PILE
-from ..piles import deal
-from ..vocabulary import Effect
-from ..war_tabs import Battle
+from ..data import Effect
+from ..tables import MILITARY_PILE, Battle
 from ..world import BattleHere, Ctx, EighteenWorld
+from .board import lose_regiment
+from .piles import deal
 from .rounds import end_round
 from .war import war_order
 

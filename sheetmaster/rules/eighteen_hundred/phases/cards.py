@@ -6,12 +6,11 @@ from __future__ import annotations
 from sheetmaster.kit import Order, Status
 
 from .. import reasons as r
-from ..card_tabs import ADMIN_PILE, InPlay
 from ..orders import ACTIVATE, PLACE, PLAY_ADMIN
-from ..piles import leave_hand
-from ..rewards import plan, plan_cost, record_aggression
-from ..tables import RESOURCES
+from ..tables import ADMIN_PILE, RESOURCES, InPlay
 from ..world import Ctx
+from .piles import leave_hand
+from .rewards import plan, plan_cost, record_aggression
 from .war_declarations import declare_war
 
 PLACE_RULE = (

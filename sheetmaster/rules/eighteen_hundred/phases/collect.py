@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from sheetmaster.kit import Order, Status, values
 
-from .. import economy
 from .. import reasons as r
-from ..board import free_pops, take_pop
+from ..data import total
 from ..orders import DEFICIT
-from ..prosperity import adjust_prosperity
 from ..tables import COMMERCE, FOOD, PRODUCTION
-from ..vocabulary import total
 from ..world import Ctx
+from . import economy
+from .board import free_pops, take_pop
+from .prosperity import adjust_prosperity
 
 COLLECT_RULE = (
     "To determine the amount of food to collect, calculate your food output and food "

@@ -6,11 +6,11 @@ from __future__ import annotations
 from sheetmaster.kit import Status
 
 from .. import reasons as r
-from ..card_tabs import TECHNOLOGY
+from ..data import DEVELOPMENT
 from ..orders import PICK
-from ..piles import deck, play_card, tech_problem
-from ..vocabulary import DEVELOPMENT
+from ..tables import TECHNOLOGY
 from ..world import Ctx
+from .piles import deck, play_card, tech_problem
 
 DRAFT_RULE = (
     "Starting to the left of the dealer, each player may pick a face-up Development card and "

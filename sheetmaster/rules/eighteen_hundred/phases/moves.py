@@ -6,11 +6,11 @@ from __future__ import annotations
 from sheetmaster.kit import Order, Status
 
 from .. import reasons as r
-from ..board import add_pops, free_pops, room_for_pops, take_pop
+from ..data import total
 from ..orders import MOVE_POPS, MOVE_REGIMENT
-from ..rewards import record_aggression
-from ..vocabulary import total
 from ..world import Ctx
+from .board import add_pops, free_pops, room_for_pops, take_pop
+from .rewards import record_aggression
 
 MOVE_RULE = (
     "End of turn: move pops and regiments. If your Transportation Technology or Economic Policy "

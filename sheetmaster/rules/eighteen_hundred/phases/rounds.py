@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from sheetmaster.kit import PUBLIC
 
-from ..card_tabs import DRAFT_ROW, ERAS, EVENT_ROW, FaceUp
-from ..piles import contents, deck
+from ..data import DEVELOPMENT, GLOBAL_EVENT
 from ..settings import DRAFT, LAST_ROUND, ROUNDS_PER_ERA, era_of
-from ..vocabulary import DEVELOPMENT, GLOBAL_EVENT
+from ..tables import DRAFT_ROW, ERAS, EVENT_ROW, FaceUp
 from ..world import Ctx
+from .piles import contents, deck
 from .scoring import score_the_game
 from .war import war_order
 

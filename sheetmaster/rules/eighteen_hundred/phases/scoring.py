@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ..card_tabs import AMBITION_PILE, INSTITUTION, TECHNOLOGY
-from ..tables import FACTORY, FARM, MARKET
+from ..tables import AMBITION_PILE, FACTORY, FARM, INSTITUTION, MARKET, TECHNOLOGY
 from ..world import Ctx, EighteenWorld
 
 END_RULE = (

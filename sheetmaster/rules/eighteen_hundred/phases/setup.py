@@ -3,13 +3,13 @@ ambitions, and round 1 laid out."""
 
 from __future__ import annotations
 
-from ..board import staff_factories
-from ..card_tabs import AMBITION_PILE
-from ..piles import deal, deck, play_card
-from ..starts import lay_out_starts
-from ..vocabulary import ADMIN, AMBITION, DEVELOPMENT, MILITARY
+from ..data import ADMIN, AMBITION, DEVELOPMENT, MILITARY
+from ..tables import AMBITION_PILE
 from ..world import Ctx
+from .board import staff_factories
+from .piles import deal, deck, play_card
 from .rounds import lay_out_round
+from .starts import lay_out_starts
 
 SETUP_RULE = (
     "After setting up the board, you'll need to set up three decks: the admin deck, the "

@@ -7,13 +7,13 @@ from __future__ import annotations
 from sheetmaster.kit import Order, Status, round_robin
 
 from .. import reasons as r
-from ..board import conscript, free_pops
-from ..card_tabs import MILITARY_PILE
+from ..data import GLOBAL_EVENT
 from ..orders import CONSCRIPT, PASS, PLAY_MILITARY, WAR_KINDS, WAR_MOVE
-from ..piles import leave_hand
-from ..rewards import record_aggression
-from ..vocabulary import GLOBAL_EVENT
+from ..tables import MILITARY_PILE
 from ..world import BattleHere, Ctx, EighteenWorld, war_actions
+from .board import conscript, free_pops
+from .piles import leave_hand
+from .rewards import record_aggression
 
 WAR_RULE = (
     "During a war, players involved in a war take turns making actions, starting with the "

@@ -6,11 +6,10 @@ from __future__ import annotations
 from sheetmaster.kit import Order, Status, values
 
 from .. import reasons as r
-from ..card_tabs import ADMIN_PILE
-from ..piles import leave_hand
-from ..rewards import record_aggression
-from ..war_tabs import CONQUEST, DECLARED, DIPLOMATIC, War
+from ..tables import ADMIN_PILE, CONQUEST, DECLARED, DIPLOMATIC, War
 from ..world import Ctx, EighteenWorld
+from .piles import leave_hand
+from .rewards import record_aggression
 
 DECLARE_RULE = (
     "There are three ways a way can be initiated: by a player with the Conquest ambition, by a "

@@ -11,12 +11,12 @@ from __future__ import annotations
 from sheetmaster.kit import Context
 
 from .. import data
-from ..economy import unit_cost
-from ..processes import SALVAGE
 from ..settings import CAPTURE_ARTILLERY, KILL_GENERAL
 from ..tables import Unit
 from ..world import GoldenWorld
 from .common import both, percent_chance, turn_state
+from .economy import unit_cost
+from .processes import SALVAGE
 
 GENERALS_RULE = "Generals in enemy-occupied territory retreat or disband"
 EQUIPMENT_RULE = ("Equipment in enemy-occupied territory are captured or destroyed (artillery "

@@ -11,11 +11,11 @@ from sheetmaster.kit import Context, MissingSetting, Order, Problem, Status, val
 from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
-from ..processes import CANAL
 from ..settings import CANAL_START
 from ..tables import BUILDING, CANALS, OPEN, Canal, Nation
 from ..world import GoldenWorld
 from .common import CURRENCY
+from .processes import CANAL
 
 
 def build_canal(ctx: Context, order: Order, nation: Nation) -> None:

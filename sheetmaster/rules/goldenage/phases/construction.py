@@ -10,7 +10,12 @@ from __future__ import annotations
 from sheetmaster.kit import Context, Timer
 
 from .. import data
-from ..processes import (
+from ..settings import INTEGRATION_PAYMENT
+from ..tables import Railroad, Unit
+from ..world import GoldenWorld
+from .administration_checks import capital_site_problem, peacetime_problem
+from .common import CURRENCY, entrenched_infantry, treasury
+from .processes import (
     CAPITAL_MOVE,
     CONSTRUCTION,
     FORT_REACTIVATION,
@@ -21,11 +26,6 @@ from ..processes import (
     RAILROAD,
     SALVAGE,
 )
-from ..settings import INTEGRATION_PAYMENT
-from ..tables import Railroad, Unit
-from ..world import GoldenWorld
-from .administration_checks import capital_site_problem, peacetime_problem
-from .common import CURRENCY, entrenched_infantry, treasury
 from .setup import new_building
 
 PLACE_RULE = ("New units and buildings placed. " + data.FORT_RULE + " " + data.REACTIVATE_RULE)

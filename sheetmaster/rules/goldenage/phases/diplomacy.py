@@ -15,12 +15,12 @@ from sheetmaster.rules.common.agreements import Offers
 
 from .. import reasons
 from ..orders import ACCEPT, AUTHORIZE, LOAN, TRADE
-from ..processes import AGREEMENT
 from ..tables import COMPLETE, OPEN, Agreement
 from ..tables import LOAN as LOAN_KIND
 from ..tables import TRADE as TRADE_KIND
 from ..world import GoldenWorld
 from .common import CURRENCY, treasury
+from .processes import AGREEMENT
 
 AGREEMENT_RULE = ("Loan Agreement; Trade Agreement (see restrictions on p.16); Authorize "
                   "Scheduled Payment: Authorize a scheduled payment, causing the money to be "

@@ -29,7 +29,13 @@ from ..orders import (
     UPGRADE_PORT,
     UPGRADE_PROVINCE,
 )
-from ..processes import (
+from ..settings import BUILD_SEASONS, COST, VALUE, has_number, number
+from ..tables import Nation, Province
+from ..world import GoldenWorld
+from .administration_checks import capital_site_problem, peacetime_problem
+from .canals import build_canal, invest_canal
+from .common import CURRENCY, entrenched_infantry, fully_controls, own_province
+from .processes import (
     CAPITAL_MOVE,
     CONSTRUCTION,
     FORT_REACTIVATION,
@@ -38,12 +44,6 @@ from ..processes import (
     PROVINCE_UPGRADE,
     RAILROAD,
 )
-from ..settings import BUILD_SEASONS, COST, VALUE, has_number, number
-from ..tables import Nation, Province
-from ..world import GoldenWorld
-from .administration_checks import capital_site_problem, peacetime_problem
-from .canals import build_canal, invest_canal
-from .common import CURRENCY, entrenched_infantry, fully_controls, own_province
 
 ECONOMY_RULE = (
     "Muster Infantry: Infantry are mustered from a Nation's capital or Military Academies. "

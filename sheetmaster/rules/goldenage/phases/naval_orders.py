@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from sheetmaster.kit import SEA, Context, Order, Status, values
 
 from .. import data, reasons
-from ..economy import movement_actions
 from ..orders import ATTACK, BLOCKADE, DISEMBARK, EMBARK, MOVE, SUPPLY, SUPPORT_COASTAL
 from ..tables import Unit
 from ..world import GoldenWorld
 from .common import own_unit, turn_state, unit_problem
+from .economy import movement_actions
 from .naval_actions import action_problem
 
 EMBARK_RULE = (

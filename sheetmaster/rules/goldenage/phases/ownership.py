@@ -12,11 +12,11 @@ from __future__ import annotations
 from sheetmaster.kit import PRIVATE, Context
 
 from .. import data
-from ..processes import ANNEXATION, BUILDS, INTEGRATION, OCCUPATION, PUPPETING
 from ..settings import INTEGRATION_PAYMENT
 from ..tables import PERMANENT
 from ..world import GoldenWorld
 from .common import CURRENCY, both, fully_controls, treasury, turn_state
+from .processes import ANNEXATION, BUILDS, INTEGRATION, OCCUPATION, PUPPETING
 
 OWNERSHIP_RULE = ("Ownership of provinces updated (change in control/occupation status, if "
                   "any). " + data.CAPITAL_FALL_RULE + " Railroads remain the property of the "

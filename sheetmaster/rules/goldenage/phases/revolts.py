@@ -12,7 +12,6 @@ from __future__ import annotations
 from sheetmaster.kit import Context
 
 from .. import data
-from ..processes import ANNEXATION
 from ..settings import (
     NATIONALIST_CHANCE,
     NATIONALIST_REBELS,
@@ -22,6 +21,7 @@ from ..settings import (
 from ..tables import Unit
 from ..world import GoldenWorld
 from .common import percent_chance
+from .processes import ANNEXATION
 
 REVOLT_RULE = ("Revolts break out in provinces bein annexed (during Summer only for "
                "nationalists, or during Summer and Winter for reactionary rebels). "

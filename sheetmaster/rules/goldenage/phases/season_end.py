@@ -10,11 +10,11 @@ from __future__ import annotations
 from sheetmaster.kit import PRIVATE, Context, Status
 
 from .. import data
-from ..economy import income_per_value, port_income, supply_network
 from ..orders import REWARD
 from ..settings import CLASS, PRESTIGE_INCOME, has_number, number
 from ..world import GoldenWorld
 from .common import treasury
+from .economy import income_per_value, port_income, supply_network
 
 MISSIONS_RULE = "Missions complete and rewards issued, as players inform the administrator"
 MAP_RULE = "New map published"

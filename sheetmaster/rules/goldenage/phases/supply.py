@@ -12,13 +12,13 @@ from __future__ import annotations
 from sheetmaster.kit import SEA, Context, Status
 
 from .. import data
-from ..economy import movement_actions, supply_network
-from ..processes import ABANDONED
 from ..settings import LAND_SUPPLY_LIMIT
 from ..tables import Unit
 from ..world import GoldenWorld
 from .common import turn_state
+from .economy import movement_actions, supply_network
 from .naval_orders import closed
+from .processes import ABANDONED
 
 SUPPLY_RULE = (data.SHIP_SUPPLY_RULE + " Embarked forces ... receive supply penalties for each "
                "turn that ends while they are aboard. " + data.ABANDONED_RULE)

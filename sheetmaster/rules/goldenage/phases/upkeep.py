@@ -12,11 +12,11 @@ from sheetmaster.kit import Context, Order, Status
 from sheetmaster.rules.common.upkeep import disband_until_paid
 
 from .. import data, reasons
-from ..economy import active_forts, fort_upkeep, unit_upkeep
 from ..orders import DISBAND, DISBAND_CONSCRIPTS
 from ..tables import Nation, Unit
 from ..world import GoldenWorld
 from .common import own_unit, treasury
+from .economy import active_forts, fort_upkeep, unit_upkeep
 
 UPKEEP_RULE = ("Pay military upkeep (at start of Spring). Military upkeep is involuntarily "
                "deducted from your income. You cannot opt not to pay your military. If you "

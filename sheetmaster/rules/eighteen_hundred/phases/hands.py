@@ -36,8 +36,8 @@ from sheetmaster.kit import (
     values,
 )
 
-from .card_tabs import ADMIN_PILE, AMBITION_PILE, HANDS, MILITARY_PILE, Card, Held
-from .vocabulary import ADMIN, AMBITION, MILITARY
+from ..data import ADMIN, AMBITION, MILITARY
+from ..tables import ADMIN_PILE, AMBITION_PILE, HANDS, MILITARY_PILE, Card, Held
 
 
 class Holders(Protocol):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .tables import COUNTRYSIDE, EUROPEAN, FARM, MARKET, Pops
-from .vocabulary import highest, total
-from .world import EighteenWorld
+from ..data import highest, total
+from ..tables import COUNTRYSIDE, EUROPEAN, FARM, MARKET, Pops
+from ..world import EighteenWorld
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,8 @@ regiments raised, conscripted and lost. Each keeps the board within the source's
 
 from __future__ import annotations
 
-from .tables import CAPS, COUNTRYSIDE, COUNTRYSIDE_POPS, EITHER, FACTORY, Pops
-from .world import EighteenWorld
+from ..tables import CAPS, COUNTRYSIDE, COUNTRYSIDE_POPS, EITHER, FACTORY, Pops
+from ..world import EighteenWorld
 
 
 def staff_factories(world: EighteenWorld, province: str) -> None:

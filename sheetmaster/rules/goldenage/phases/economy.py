@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from sheetmaster.kit import LAND, RAIL, SEA, Context
 
-from . import data
-from .settings import ACTIONS, COST, INCOME_COL, UPKEEP, VALUE, number
-from .tables import Nation, Unit
-from .world import GoldenWorld
+from .. import data
+from ..settings import ACTIONS, COST, INCOME_COL, UPKEEP, VALUE, number
+from ..tables import Nation, Unit
+from ..world import GoldenWorld
 
 
 def unit_upkeep(ctx: Context, unit: Unit) -> int:

@@ -3,7 +3,7 @@ only by cards and food technologies, and never falls below 0 (F60)."""
 
 from __future__ import annotations
 
-from .world import Ctx
+from ..world import Ctx
 
 
 def adjust_prosperity(ctx: Ctx, nation: str, change: int, why: str) -> None:

@@ -8,15 +8,13 @@ from collections.abc import Callable
 
 from sheetmaster.kit import Order
 
-from . import reasons as r
+from .. import reasons as r
+from ..data import DEVELOPMENT, Effect
+from ..tables import ADMIN_PILE, CAPS, MILITARY_PILE, TECHNOLOGY, Aggression
+from ..world import Ctx
 from .board import add_pops, build, can_build, free_pops, space, take_pop
-from .card_tabs import ADMIN_PILE, MILITARY_PILE, TECHNOLOGY
 from .piles import deal, deck, leave_hand, play_card, tech_problem
 from .prosperity import adjust_prosperity
-from .tables import CAPS
-from .vocabulary import DEVELOPMENT, Effect
-from .war_tabs import Aggression
-from .world import Ctx
 
 Apply = Callable[[], str]
 

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 from sheetmaster.kit import Problems, values
 
+from ..tables import CAPS, CITY, COUNTRYSIDE, FACTORY, PROVINCES
 from .board import add_pops
-from .tables import CAPS, CITY, COUNTRYSIDE, FACTORY, PROVINCES
 
 if TYPE_CHECKING:
-    from .world import Ctx, EighteenWorld
+    from ..world import Ctx, EighteenWorld
 
 STARTS_RULE = (
     "The standard start positions for the eight default nations are: Great Britain: one "

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .card_tabs import ERAS, INSTITUTION, POLICY, TECHNOLOGY, Card, Held, InPlay
+from ..data import ADMIN, AMBITION, DEVELOPMENT, GLOBAL_EVENT, MILITARY
+from ..tables import ERAS, INSTITUTION, POLICY, TECHNOLOGY, Card, Held, InPlay
+from ..world import Ctx, EighteenWorld
 from .hands import PILE_DECK
-from .vocabulary import ADMIN, AMBITION, DEVELOPMENT, GLOBAL_EVENT, MILITARY
-from .world import Ctx, EighteenWorld
 
 #: the decks' names in the engine's Decks tab
 DECK_NAMES = {DEVELOPMENT: "development", ADMIN: "admin", MILITARY: "military",

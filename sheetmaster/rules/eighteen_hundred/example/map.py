@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .tables import CITY, COUNTRYSIDE, EUROPEAN, OVERSEAS
+from ..tables import CITY, COUNTRYSIDE, EUROPEAN, OVERSEAS
 
 #: nation -> (its two cities, its four countrysides): the setup turn lays the standard starts
 #: out on them (a factory and a pop on each city, a pop on each countryside)

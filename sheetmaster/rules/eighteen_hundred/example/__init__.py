@@ -13,8 +13,8 @@ from typing import Any
 
 from sheetmaster.kit import EXAMPLE_SECRET
 
-from .example_cards import CATALOGUE
-from .example_map import ROUTES, STARTS, provinces
+from .cards import CATALOGUE
+from .map import ROUTES, STARTS, provinces
 
 GAME = ("Example: 1800 on four standard starts (the map, the card catalogue and the trade "
         "routes are the example's own, not the rulebook's)")

@@ -9,7 +9,7 @@ from .. import reasons
 from ..orders import PERMANENT_CAPITAL, PROVISIONAL_CAPITAL, RENAME, SUCCESSION
 from ..tables import PERMANENT, PROVISIONAL, Nation
 from ..world import GoldenWorld
-from .common import own_province
+from .common import own_core_province, own_province
 
 PROVISIONAL_RULE = ("Establish Provisional Capital: Must be the first order issued on the turn "
                     "following the occupation of a Nation's current capital.")
@@ -47,11 +47,8 @@ def _provisional(ctx: Context, order: Order, nation: Nation) -> None:
     if nation.capital:
         ctx.resolve(order, Status.REJECTED, reasons.CAPITAL_NOT_LOST.say(capital=nation.capital))
         return
-    province = own_province(ctx, order)
+    province = own_core_province(ctx, order)
     if province is None:
-        return
-    if not province.core:
-        ctx.resolve(order, Status.REJECTED, reasons.NOT_CORE.say(province=province.name))
         return
     nation.capital, nation.capital_kind = province.name, PROVISIONAL
     first = next(o for o in ctx.all_orders() if o.player == nation.name)

@@ -123,6 +123,16 @@ def own_province(ctx: Context, order: Order, *, column: str = "province",
     return province
 
 
+def own_core_province(ctx: Context, order: Order) -> Province | None:
+    """:func:`own_province`, and a core province of the nation's (conscripts are mustered and
+    a provisional capital named only in one)."""
+    province = own_province(ctx, order)
+    if province is not None and not province.core:
+        ctx.resolve(order, Status.REJECTED, reasons.NOT_CORE.say(province=province.name))
+        return None
+    return province
+
+
 def treasury(ctx: Context, nation: Nation, text: str) -> None:
     """A treasury line: private to the nation (and the GM)."""
     ctx.emit(nation.name, "treasury", f"{text}; currency now {nation.currency}",

@@ -29,12 +29,12 @@ from ..orders import (
     UPGRADE_PORT,
     UPGRADE_PROVINCE,
 )
-from ..settings import BUILD_SEASONS, COST, VALUE, has_number, number
+from ..settings import COST, VALUE, has_number, number
 from ..tables import Nation, Province
 from ..world import GoldenWorld
 from .administration_checks import capital_site_problem, peacetime_problem
 from .canals import build_canal, invest_canal
-from .common import CURRENCY, entrenched_infantry, fully_controls, own_province
+from .common import CURRENCY, entrenched_infantry, fully_controls, own_core_province, own_province
 from .processes import (
     CAPITAL_MOVE,
     CONSTRUCTION,
@@ -42,8 +42,9 @@ from .processes import (
     PORT_UPGRADE,
     PRODUCTION,
     PROVINCE_UPGRADE,
-    RAILROAD,
 )
+from .projects import start_project
+from .railroads import order_railroad
 
 ECONOMY_RULE = (
     "Muster Infantry: Infantry are mustered from a Nation's capital or Military Academies. "
@@ -71,23 +72,6 @@ def _pending(ctx: Context, kind: str, province: str, what: str = "") -> list:
             and (not what or t.details.get("what") == what)]
 
 
-def _start(ctx: Context, order: Order, nation: Nation, kind: str, what: str, level: int,
-           province: str, *, count: int = 1, extra: dict | None = None,
-           label: str = "") -> None:
-    """Pay the Settings tab's cost and start the process, due in its build seasons."""
-    cost = int(number(ctx, what, level, COST)) * count
-    seasons = int(number(ctx, what, level, BUILD_SEASONS))
-    label = label or (f"{count} {what}" if count > 1 else what)
-    if not pay(ctx, order, nation, cost, CURRENCY, f"{label} in {province}"):
-        return
-    timer = ctx.timers.start(kind, nation.name, f"{label} in {province}", seasons,
-                             order_row=order.row, paid=cost,
-                             data={"province": province, "what": what, "count": count,
-                                   **(extra or {})})
-    ctx.resolve(order, Status.APPLIED, f"{label} in {province} for {cost}, ready on turn "
-                                       f"{timer.due_turn}")
-
-
 def _muster_infantry(ctx: Context, order: Order, nation: Nation) -> None:
     province = own_province(ctx, order)
     if province is None:
@@ -96,17 +80,14 @@ def _muster_infantry(ctx: Context, order: Order, nation: Nation) -> None:
                                                                        data.ACADEMY):
         ctx.resolve(order, Status.REJECTED, reasons.NOT_MUSTER_SITE.say(province=province.name))
         return
-    _start(ctx, order, nation, PRODUCTION, data.INFANTRY, nation.tech, province.name)
+    start_project(ctx, order, nation, PRODUCTION, data.INFANTRY, nation.tech, province.name)
 
 
 def _muster_conscripts(ctx: Context, order: Order, nation: Nation) -> None:
     """ "Production varies with tech level and economic value of the host province": one
     Conscript per so many points of economic value (the Settings tab's Conscript 'value')."""
-    province = own_province(ctx, order)
+    province = own_core_province(ctx, order)
     if province is None:
-        return
-    if not province.core:
-        ctx.resolve(order, Status.REJECTED, reasons.NOT_CORE.say(province=province.name))
         return
     per = int(number(ctx, data.CONSCRIPT, nation.tech, VALUE))
     count = ctx.world.economic_value(province.name) // max(per, 1)
@@ -115,7 +96,7 @@ def _muster_conscripts(ctx: Context, order: Order, nation: Nation) -> None:
                     f"{ctx.world.economic_value(province.name)} musters no Conscript (one per "
                     f"{per})")
         return
-    _start(ctx, order, nation, PRODUCTION, data.CONSCRIPT, nation.tech, province.name,
+    start_project(ctx, order, nation, PRODUCTION, data.CONSCRIPT, nation.tech, province.name,
            count=count)
 
 
@@ -133,7 +114,7 @@ def _artillery(ctx: Context, order: Order, nation: Nation) -> None:
         ctx.resolve(order, Status.REJECTED, reasons.ARTILLERY_BUSY.say(
             province=province.name, timer=busy[0].id))
         return
-    _start(ctx, order, nation, PRODUCTION, data.ARTILLERY, nation.tech, province.name)
+    start_project(ctx, order, nation, PRODUCTION, data.ARTILLERY, nation.tech, province.name)
 
 
 def _ship(ctx: Context, order: Order, nation: Nation) -> None:
@@ -158,7 +139,7 @@ def _ship(ctx: Context, order: Order, nation: Nation) -> None:
         if count >= data.BATTLESHIP_LIMIT:
             ctx.resolve(order, Status.REJECTED, reasons.BATTLESHIP_LIMIT.say(count=count))
             return
-    _start(ctx, order, nation, PRODUCTION, kind, nation.tech, province.name)
+    start_project(ctx, order, nation, PRODUCTION, kind, nation.tech, province.name)
 
 
 def _building(ctx: Context, order: Order, nation: Nation) -> None:
@@ -189,7 +170,7 @@ def _building(ctx: Context, order: Order, nation: Nation) -> None:
     if kind == data.FORT and not entrenched_infantry(world, nation.name, where):
         ctx.resolve(order, Status.REJECTED, reasons.NO_ENTRENCHED.say(province=where))
         return
-    _start(ctx, order, nation, CONSTRUCTION, kind, level, where, extra=extra)
+    start_project(ctx, order, nation, CONSTRUCTION, kind, level, where, extra=extra)
 
 
 def _upgrade_port(ctx: Context, order: Order, nation: Nation) -> None:
@@ -209,7 +190,7 @@ def _upgrade_port(ctx: Context, order: Order, nation: Nation) -> None:
         ctx.resolve(order, Status.REJECTED, f"the Settings tab has no cost for a level "
                                             f"{level} Port")
         return
-    _start(ctx, order, nation, PORT_UPGRADE, data.PORT, level, province.name,
+    start_project(ctx, order, nation, PORT_UPGRADE, data.PORT, level, province.name,
            extra={"level": level}, label=f"Port upgrade to level {level}")
 
 
@@ -267,31 +248,6 @@ def _reactivate(ctx: Context, order: Order, nation: Nation) -> None:
                                        f"{cost}, active on turn {timer.due_turn}")
 
 
-def _railroad(ctx: Context, order: Order, nation: Nation) -> None:
-    """ "Number of simultaneous railroad construction projects possible is equal to the tech
-    level of a Nation." Both ends must be the builder's, fully controlled."""
-    world: GoldenWorld = ctx.world
-    a, b = order.fields["province"], order.fields["to"]
-    why = ""
-    if not world.adjacent_land(a, b):
-        why = reasons.NOT_ADJACENT.say(to=b, at=a)
-    elif not (fully_controls(world, nation.name, a) and fully_controls(world, nation.name, b)):
-        why = reasons.NOT_FULLY_CONTROLLED.say(province=a if not fully_controls(
-            world, nation.name, a) else b)
-    elif world.railroad(a, b) is not None or any(
-            {t.details.get("province"), t.details.get("to")} == {a, b}
-            for t in ctx.timers.find(kind=RAILROAD)):
-        why = reasons.HAS_RAILROAD.say(a=a, b=b)
-    else:
-        building = ctx.timers.find(kind=RAILROAD, owner=nation.name)
-        if len(building) >= nation.tech:
-            why = reasons.RAIL_LIMIT.say(count=len(building), tech=nation.tech)
-    if why:
-        ctx.resolve(order, Status.REJECTED, why)
-        return
-    _start(ctx, order, nation, RAILROAD, data.RAILROAD, nation.tech, a, extra={"to": b})
-
-
 def _upgrade_province(ctx: Context, order: Order, nation: Nation) -> None:
     """ "`upgrade-province` increases the land value of a province by 1, costs 10 currency,
     can only be done once per province, and takes effect one year after the currency is
@@ -338,7 +294,7 @@ HANDLERS = {
     MUSTER_INFANTRY: _muster_infantry, MUSTER_CONSCRIPTS: _muster_conscripts,
     BUILD_ARTILLERY: _artillery, **dict.fromkeys(SHIPS, _ship),
     **dict.fromkeys(BUILDINGS, _building), UPGRADE_PORT: _upgrade_port,
-    MOTHBALL_FORT: _mothball, REACTIVATE_FORT: _reactivate, BUILD_RAILROAD: _railroad,
+    MOTHBALL_FORT: _mothball, REACTIVATE_FORT: _reactivate, BUILD_RAILROAD: order_railroad,
     BUILD_CANAL: build_canal, INVEST_CANAL: invest_canal, UPGRADE_PROVINCE: _upgrade_province,
     MOVE_CAPITAL: _move_capital,
 }

@@ -19,6 +19,7 @@ from ..world import GoldenWorld
 from .common import both, turn_state
 from .land_battle import Battlefield
 from .land_orders import INVADE, Move, side
+from .support import cut_attrition, support_results
 
 COMBAT_RULE = (
     "Land combat is resolved. Garrison, in addition to any other defending forces, must be "
@@ -38,7 +39,7 @@ def settle_land_battles(ctx: Context) -> None:
         _defeat(ctx, where, who, units, victor)
     beaten = {(w, s) for w, s, _, _ in defeated}
     _order_results(ctx, field, beaten)
-    _cut_attrition(ctx, field)
+    cut_attrition(ctx, field)
     _standing_battles(ctx, field, beaten)
 
 
@@ -125,7 +126,7 @@ def _defeat(ctx: Context, where: str, who: str, units: list[str], victor: Move) 
 def _order_results(ctx: Context, field: Battlefield, beaten: set[tuple[str, str]]) -> None:
     """Every land order's status and reason, once the battles are decided."""
     _move_results(ctx, field, beaten)
-    _support_results(ctx, field)
+    support_results(ctx, field)
 
 
 def _move_results(ctx: Context, field: Battlefield, beaten: set[tuple[str, str]]) -> None:
@@ -155,50 +156,6 @@ def _move_results(ctx: Context, field: Battlefield, beaten: set[tuple[str, str]]
                      if ok else f"{', '.join(move.units)} did not reach {move.dest}: {reason}")
 
 
-def _support_results(ctx: Context, field: Battlefield) -> None:
-    """Entrenchments, supports, cuts and the warships' coastal support."""
-    world: GoldenWorld = ctx.world
-    state = turn_state(ctx)
-    plan = state.land
-    rows = {u.name: u for u in world.unit_rows} if plan.entrenched else {}
-    for name, order in plan.entrenched.items():
-        unit = rows[name]
-        note = f"; it was {unit.status}" if not unit.alive else ""
-        ctx.resolve(order, Status.APPLIED, f"entrenched in {unit.at}{note}")
-    for support in plan.supports:
-        why = field.offensive_given(support) if support.offensive else \
-            field.support_cut(support)
-        if why:
-            ctx.resolve(support.order, Status.BLOCKED, why)
-        elif support.offensive and not field.fought(field.by_unit[support.of]):
-            ctx.resolve(support.order, Status.NOT_NEEDED, f"nobody defended {support.to}: "
-                        "there were no forces to attack")
-        elif support.offensive:
-            ctx.resolve(support.order, Status.APPLIED, f"supporting attack on {support.to} "
-                        f"with {support.of}'s forces (+{field.unit_value(support.unit)})")
-        else:
-            ctx.resolve(support.order, Status.APPLIED, f"support given to the forces of "
-                        f"{support.of}")
-    for cut in plan.cuts:
-        gives = [s for s in plan.supports if side(s.unit) == cut.side and
-                 s.unit.at == cut.province]
-        if gives:
-            ctx.resolve(cut.order, Status.APPLIED, f"cut the supports of {cut.side}'s forces "
-                        f"in {cut.province} ({', '.join(s.unit.name for s in gives)})")
-        else:
-            ctx.resolve(cut.order, Status.NOT_NEEDED, f"{cut.side}'s forces in "
-                        f"{cut.province} give no support")
-    engaged = set(field.rolls)
-    for name, orders in state.coastal_support.items():
-        for order in orders:
-            if name in engaged:
-                ctx.resolve(order, Status.APPLIED, f"supported the forces of {name} in "
-                            "their engagement")
-            else:
-                ctx.resolve(order, Status.NOT_NEEDED, f"the forces of {name} fought no "
-                                                      "engagement")
-
-
 def _entered(field: Battlefield, move: Move, attack: int | None) -> str:
     if move.mode != INVADE:
         return f"moved to {move.dest}"
@@ -206,31 +163,6 @@ def _entered(field: Battlefield, move: Move, attack: int | None) -> str:
     if names:
         return f"invaded {move.dest}, defeating {', '.join(names)} ({attack} against {hold})"
     return f"invaded {move.dest}; nobody defended it"
-
-
-def _cut_attrition(ctx: Context, field: Battlefield) -> None:
-    """ "If the Infantry ordered to cut support numbers less than half of the number of the
-    target force, 1d6 is rolled. On a result of 1-2, one of the Infantry units ordered to cut
-    support is disbanded." (digest F28: one roll per nation's group against one force)."""
-    world: GoldenWorld = ctx.world
-    groups: dict[tuple[str, str, str], list] = {}
-    for cut in field.plan.cuts:
-        groups.setdefault((cut.unit.nation, cut.side, cut.province), []).append(cut)
-    for (nation, target, where), cuts in groups.items():
-        force = len(field.stays.get(where, {}).get(target, [])) + sum(
-            len(m.units) for m in field.out_of.get(where, ()) if m.nation == target)
-        if 2 * len(cuts) >= force:
-            continue
-        roll = ctx.dice.roll(data.CUT_DIE, nation, f"cutting the support of {target}'s "
-                             f"{force} units in {where} with {len(cuts)}",
-                             name=f"cut {nation} {where}")
-        if roll > data.CUT_LOSES_AT_MOST:
-            continue
-        loser = cuts[-1].unit
-        if loser.name in world.units:
-            world.remove(loser, f"lost cutting support at {where}")
-            ctx.emit(nation, "cut support", f"{loser.name} was lost cutting the support of "
-                     f"{target}'s forces in {where} (rolled {roll})")
 
 
 def _standing_battles(ctx: Context, field: Battlefield, beaten: set[tuple[str, str]]) -> None:

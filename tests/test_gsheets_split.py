@@ -21,8 +21,9 @@ from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.upload import upload_state
 
 LIMIT = 6_000
-#: an undo writes runs of blanks (one repeatCell each): it splits only under a smaller limit.
-UNDO_LIMIT = 2_000
+#: a limit under which the undo snapshot itself takes several requests, and so does an undo
+#: (it writes runs of blanks, a repeatCell each).
+SMALL_LIMIT = 2_000
 #: the test games' dice secret, kept outside the sheet as a real game's is.
 SECRET = "the test game's dice secret"
 
@@ -118,17 +119,19 @@ def test_the_fake_refuses_a_body_over_googles_limit(server, example_state):
     assert run_turn(store_for(server, sid, max_payload=LIMIT), Mode.RESOLVE, seed=11).written
 
 
+@pytest.mark.parametrize("limit", [LIMIT, SMALL_LIMIT])
 def test_a_run_killed_at_any_request_of_a_split_write_is_put_right_by_the_next(
-        server, example_state, clean):
-    """Killed after 0, 1, ... of its write requests, the game is put back as it was (or was
-    never touched) and the next run resolves the very same turn."""
+        server, example_state, clean, limit):
+    """Killed after 0, 1, ... of its write requests (the snapshot whole in the first, or
+    spread over several values writes), the game is put back as it was (or was never
+    touched) and the next run resolves the very same turn."""
     probe = upload_state(server, example_state, secret=SECRET)
-    store = store_for(server, probe, max_payload=LIMIT)
+    store = store_for(server, probe, max_payload=limit)
     run_turn(store, Mode.RESOLVE, seed=11)
     for writes in range(store.write_requests):
         sid = upload_state(server, example_state, secret=SECRET)
         before = sheet(server, sid, undo=False)
-        dying = killed_after(store_for(server, sid, max_payload=LIMIT, lock_ttl=0), writes)
+        dying = killed_after(store_for(server, sid, max_payload=limit, lock_ttl=0), writes)
         with pytest.raises(Killed):
             run_turn(dying, Mode.RESOLVE, seed=11)
         keys = [m["metadataKey"] for m in server.developer_metadata(sid)]
@@ -222,18 +225,18 @@ def test_a_mark_a_player_forges_or_copies_rolls_nothing_back(server, example_sta
 def test_a_run_killed_in_a_split_undo_has_the_undo_finished_by_the_next(server, example_state):
     sid = upload_state(server, example_state, secret=SECRET)
     before = sheet(server, sid, undo=False)
-    run_turn(store_for(server, sid, max_payload=UNDO_LIMIT), Mode.RESOLVE, seed=11)
-    probe = store_for(server, sid, max_payload=UNDO_LIMIT)
+    run_turn(store_for(server, sid, max_payload=SMALL_LIMIT), Mode.RESOLVE, seed=11)
+    probe = store_for(server, sid, max_payload=SMALL_LIMIT)
     undo_turn(probe)
     assert probe.write_requests > 2 and sheet(server, sid, undo=False) == before
     for writes in range(1, probe.write_requests):
         sid = upload_state(server, example_state, secret=SECRET)
-        run_turn(store_for(server, sid, max_payload=UNDO_LIMIT), Mode.RESOLVE, seed=11)
-        dying = killed_after(store_for(server, sid, max_payload=UNDO_LIMIT, lock_ttl=0), writes)
+        run_turn(store_for(server, sid, max_payload=SMALL_LIMIT), Mode.RESOLVE, seed=11)
+        dying = killed_after(store_for(server, sid, max_payload=SMALL_LIMIT, lock_ttl=0), writes)
         with pytest.raises(Killed):
             undo_turn(dying)
         assert marks(server, sid)
-        reader = store_for(server, sid, max_payload=UNDO_LIMIT)
+        reader = store_for(server, sid, max_payload=SMALL_LIMIT)
         with reader.locked():
             reader.load()
         assert reader.notes == ["an earlier run stopped while writing turn 2; its undo was "

@@ -178,7 +178,8 @@ def _by_values(cells: Cells, room: int, limit: int, ending: list[str] | None
     its long runs of one value as repeatCells and, if it fits, its last values write as
     CellData go in the last request instead. The requests, and the last one's texts."""
     runs: list[Block] | None = [] if ending is not None else None
-    ranges = list(value_ranges(cells, room // 32, runs))
+    # ranges of a thirty-second of a request pack tightly; a tiny limit takes whole ones
+    ranges = list(value_ranges(cells, max(room // 32, min(room, 16_384)), runs))
     groups = pack([r.text for r in ranges], limit)
     out: list[Part] = []
     if ending is None:

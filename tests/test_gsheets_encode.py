@@ -68,7 +68,7 @@ def wanted(*stages) -> dict:
             for (s, c), rows in cells.items() for r, v in rows.items()}
 
 
-values = st.one_of(st.sampled_from(["", "owned", "=1+1", "'quoted", "é", 7, 7.5, True]),
+values = st.one_of(st.sampled_from(["", None, " ", "owned", "=1+1", "'quoted", "é", 7, 7.5, True]),
                    st.integers(-3, 3), st.text(max_size=12))
 columns = st.dictionaries(st.integers(1, 60), values, max_size=40)
 cells_st = st.dictionaries(st.tuples(st.integers(0, 2), st.integers(0, 6)), columns,

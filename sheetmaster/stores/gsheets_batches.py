@@ -106,10 +106,11 @@ def _size(texts: Iterable[str]) -> int:
     return sum(len(t) + 1 for t in texts)
 
 
-def _fit(blocks: Sequence[Block], room: int) -> list[str] | None:
-    """The CellData of ``blocks`` if it fits ``room`` bytes, else None."""
-    texts = [t for b in blocks for t in cell_requests(b, room)]
-    return texts if _size(texts) <= room else None
+def _fit(blocks: Sequence[Block], free: int, room: int) -> list[str] | None:
+    """The CellData of ``blocks`` (requests of at most ``room`` bytes) if it fits ``free``
+    bytes, else None."""
+    texts = [t for b in blocks for t in b.requests(room)]
+    return texts if _size(texts) <= free else None
 
 
 class _Stage:
@@ -142,7 +143,7 @@ def plan_write(stages: Sequence[Cells], *, limit: int, first: Sequence[dict[str,
     opening = [request_json(r) for r in first]
     free = room - _size(opening) - _size(ending) - _size(request_json(r) for r in tail)
     if sum(p.bound for p in parts) <= free:
-        whole = _fit([b for p in parts for b in p.blocks], free)
+        whole = _fit([b for p in parts for b in p.blocks], free, room)
         if whole is not None:
             return [Part(BATCH, opening + whole + ending + [request_json(r) for r in tail])]
     opening = [request_json(r) for r in split_first] + opening
@@ -153,16 +154,16 @@ def plan_write(stages: Sequence[Cells], *, limit: int, first: Sequence[dict[str,
         final = i == len(parts) - 1
         rest = stage.cells
         if not middle and stage.bound <= free:
-            whole = _fit(stage.blocks, free)
+            whole = _fit(stage.blocks, free, room)
             if whole is not None:
                 opening += whole
                 free -= _size(whole)
                 continue
         if not middle and final and stage.bound <= free + room - _size(ending):
-            added, free = _fill(opening, stage.blocks, free)
+            added, free = _fill(opening, stage.blocks, free, room)
             rest = _without(stage.cells, added)
         if final and cell_bound(rest) <= room - _size(ending):
-            fits = _fit(cell_blocks(rest, blank_from), room - _size(ending))
+            fits = _fit(cell_blocks(rest, blank_from), room - _size(ending), room)
             if fits is not None:
                 ending = fits + ending
                 continue
@@ -200,7 +201,7 @@ def _by_values(cells: Cells, room: int, limit: int, ending: list[str] | None
             cells_left.setdefault(r.where, {}).update(
                 (row, by_row[row]) for row in range(r.first, r.last + 1)
                 if row in by_row and row not in skip)
-        fits = _fit(cell_blocks(cells_left), room - _size(ending)) \
+        fits = _fit(cell_blocks(cells_left), room - _size(ending), room) \
             if cell_bound(cells_left) <= room - _size(ending) else None
         if fits is not None:
             ending = fits + ending
@@ -208,12 +209,13 @@ def _by_values(cells: Cells, room: int, limit: int, ending: list[str] | None
     return out + [Part(VALUES, g) for g in groups], ending
 
 
-def _fill(texts: list[str], blocks: Sequence[Block], free: int) -> tuple[list[Block], int]:
+def _fill(texts: list[str], blocks: Sequence[Block], free: int, room: int
+          ) -> tuple[list[Block], int]:
     """Add to ``texts`` the CellData of the blocks that fit ``free`` bytes, one by one; the
     blocks added, and the bytes left."""
     added = []
     for block in blocks:
-        fits = _fit([block], free) if free > 4 * _ENVELOPE else None
+        fits = _fit([block], free, room) if free > 4 * _ENVELOPE else None
         if fits is not None:
             texts += fits
             free -= _size(fits)

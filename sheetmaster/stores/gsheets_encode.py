@@ -22,13 +22,15 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from json.encoder import encode_basestring_ascii as _quote  # type: ignore[attr-defined]
 from typing import Any
 
 from sheetmaster.kit import values
 
 Cells = dict[tuple[int, int], dict[int, Any]]
+#: a cell of a rectangle the turn does not write: blank, past the end of its tab.
+FILL: Any = type("Fill", (), {"__repr__": lambda self: "FILL"})()
 #: a column's run of one value goes as a repeatCell when the column has at most one run for
 #: every REPEAT of its cells (a repeatCell costs about four cells).
 REPEAT = 8
@@ -45,7 +47,7 @@ _FIELDS = ',"fields":"userEnteredValue"}}'
 
 @dataclass
 class Block:
-    """Cells of one tab: a rectangle from (``row``, ``column``), 0-based, of ``rows`` (None:
+    """Cells of one tab: a rectangle from (``row``, ``column``), 0-based, of ``rows`` (FILL:
     a blank cell left blank), or, if ``repeat``, rows ``row`` .. ``row + height - 1`` of
     ``column`` all set to ``rows[0][0]``."""
 
@@ -55,6 +57,13 @@ class Block:
     rows: list[list[Any]]
     repeat: bool = False
     height: int = 0
+    _texts: tuple[int, list[str]] | None = field(default=None, repr=False, compare=False)
+
+    def requests(self, room: int) -> list[str]:
+        """The block as batchUpdate requests cut to ``room`` bytes (built once)."""
+        if self._texts is None or self._texts[0] != room:
+            self._texts = (room, list(cell_requests(self, room)))
+        return self._texts[1]
 
     def cells(self) -> Iterator[tuple[tuple[int, int], int, Any]]:
         """((sheet id, column), sheet row, value) of every cell the block writes."""
@@ -64,7 +73,7 @@ class Block:
             return
         for i, line in enumerate(self.rows):
             for j, value in enumerate(line):
-                if value is not None:
+                if value is not FILL:
                     yield (self.sheet_id, self.column + j), self.row + i + 1, value
 
 
@@ -178,8 +187,9 @@ def _added_rows(sheet_id: int, added: dict[int, dict[int, Any]], runs: list[Bloc
         first, last = group[0], group[-1]
         lines = []
         for r in range(top, bottom + 1):
-            line = [added[c].get(r) if c in added else None for c in range(first, last + 1)]
-            while line and line[-1] is None:
+            line = [added[c].get(r, FILL) if c in added else FILL
+                    for c in range(first, last + 1)]
+            while line and line[-1] is FILL:
                 line.pop()
             lines.append(line)
         rectangles.append(Block(sheet_id, top - 1, first, lines))
@@ -232,7 +242,7 @@ def cell_requests(block: Block, room: int) -> Iterator[str]:
     first = block.row
     for i, line in enumerate(block.rows):
         text = '{"values":[' + ",".join(
-            "{}" if v is None else cell_json(v) for v in line) + "]}"
+            "{}" if v is FILL else cell_json(v) for v in line) + "]}"
         if lines and size + len(text) + 1 > room:
             yield head(first) + ",".join(lines) + "]" + _FIELDS
             lines, size, first = [], overhead, block.row + i
@@ -244,21 +254,27 @@ def cell_requests(block: Block, room: int) -> Iterator[str]:
 
 def cell_bound(cells: Cells) -> int:
     """Fewer bytes than ``cells`` take as CellData, found without building it: each run of
-    one value in consecutive rows of a column costs at least a repeatCell or its cells."""
+    one value in consecutive rows of a column costs at least a repeatCell or its cells (a
+    blank one ``{}`` and a comma)."""
     total = 0
     for by_row in cells.values():
         length, last_row, last = 0, 0, None
         for row in sorted(by_row):
             value = by_row[row]
-            if length and row == last_row + 1 and (
-                    value == last or (value != value and last != last)):  # NaN: a blank
+            if length and row == last_row + 1 and (value == last or (
+                    values.is_blank(value) and values.is_blank(last))):
                 length += 1
             else:
-                total += min(_RUN_BYTES, _CELL_BYTES * length)
+                total += _run_bound(last, length)
                 length = 1
             last_row, last = row, value
-        total += min(_RUN_BYTES, _CELL_BYTES * length)
+        total += _run_bound(last, length)
     return total
+
+
+def _run_bound(value: Any, length: int) -> int:
+    cell = 3 if values.is_blank(value) else _CELL_BYTES
+    return min(_RUN_BYTES, cell * length)
 
 
 # -- values, a column at a time ----------------------------------------------------------------

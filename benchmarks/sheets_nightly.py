@@ -307,12 +307,16 @@ def _ratio(baseline: float, ours: float) -> float | None:
 
 
 def _median_row(rows: list[Measured]) -> dict[str, Any]:
-    """A way's figures over runs: the median of each time, the first run's counts (a turn
-    makes the same requests and writes the same bytes each time)."""
+    """A way's figures over runs: the median of each (a split write's requests may differ
+    by one between runs: the sheet ids the fake draws change its bytes a little), and every
+    run's wall time, requests and bytes."""
     out = rows[0].as_dict()
-    for name in ("wall_s", "in_requests_s", "latency_s", "fake_s", "client_s", "between_s"):
+    for name in ("wall_s", "in_requests_s", "latency_s", "fake_s", "client_s", "between_s",
+                 "requests", "written_bytes", "largest_bytes"):
         out[name] = statistics.median(getattr(r, name) for r in rows)
     out["wall_runs_s"] = [r.wall_s for r in rows]
+    out["requests_runs"] = [r.requests for r in rows]
+    out["written_bytes_runs"] = [r.written_bytes for r in rows]
     return out
 
 
@@ -391,7 +395,7 @@ def report_text(report: dict[str, Any]) -> str:
         "-" * len(head),
     ]
     for row in (ours, theirs):
-        lines.append(f"{row['way']:<20} {row['requests']:>8} "
+        lines.append(f"{row['way']:<20} {row['requests']:>8g} "
                      f"{row['written_bytes'] / 1e6:>10.2f} {row['largest_bytes'] / 1e6:>10.2f} "
                      f"{row['wall_s']:>7.2f} {row['latency_s']:>9.2f} {row['fake_s']:>6.2f} "
                      f"{row['client_s']:>8.2f} {row['between_s']:>15.2f} "
@@ -400,8 +404,10 @@ def report_text(report: dict[str, Any]) -> str:
     lines.append(f"{'ratio (per tab / sm)':<20} {_times(rr):>8} "
                  f"{_times(report.get('byte_ratio')):>10} {'':>10} {_times(wr):>7}")
     if report.get("runs", 1) > 1:
-        lines.append("wall s of each run, sheetmaster / per tab: " + ", ".join(
-            f"{o:.2f} / {t:.2f}" for o, t in zip(ours["wall_runs_s"], theirs["wall_runs_s"])))
+        lines.append("each run, sheetmaster / per tab: wall s " + ", ".join(
+            f"{o:.2f} / {t:.2f}" for o, t in zip(ours["wall_runs_s"], theirs["wall_runs_s"]))
+            + "; requests " + ", ".join(f"{o} / {t}" for o, t in zip(
+                ours["requests_runs"], theirs["requests_runs"])))
     lines.append("")
     for row in (ours, theirs):
         kinds = ", ".join(f"{kind} x{n}" for kind, n in row["by_kind"].items())

@@ -11,9 +11,9 @@ territory, a deadline an hour ago) is uploaded to the fake Sheets API (directly,
 then ``run_turn(SheetsStore(...), Mode.SCHEDULED)`` plays the turn through the real gspread
 client. The fake records every request's body size and refuses one over Google's hard limit
 (10,485,760 bytes), as Google does; the store splits a write over ``--limit`` bytes (default:
-the 2 MB Google recommends) into several requests, in an order that a crash cannot leave
-half applied (see ``sheetmaster/stores/gsheets_split.py``). ``--limit 0`` sends every write whole,
-as sheetmaster did before, to see what one request would weigh.
+the 2 MB Google recommends) into several requests, most of its cells in RAW values writes, in
+an order that a crash cannot leave half applied (see ``sheetmaster/stores/gsheets_split.py``).
+``--limit 0`` sends every write whole, to see what one request would weigh.
 """
 
 from __future__ import annotations

@@ -205,6 +205,35 @@ def test_values_batch_update_is_all_or_nothing(gc, server, sid):
         sh.values_batch_update({"data": [{"range": "Orders!A1", "values": [["x"]]}]})
 
 
+def test_values_batch_update_by_data_filter_writes_a_tab_by_sheet_id(gc, server, sid):
+    """RAW text stays text ("=2*2" is no formula), "" clears a cell, null leaves it as it
+    is; a range its values do not fit is refused, and the whole request with it."""
+    sheet_id = gc.open_by_key(sid).worksheet("Orders").id
+    url = f"https://sheets.googleapis.com/v4/spreadsheets/{sid}/values:batchUpdateByDataFilter"
+
+    def post(data, option="RAW"):
+        return gc.http_client.request("post", url, json={
+            "valueInputOption": option, "data": data}).json()
+
+    grid = {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": 3,
+            "startColumnIndex": 1, "endColumnIndex": 3}
+    reply = post([{"dataFilter": {"gridRange": grid}, "majorDimension": "COLUMNS",
+                   "values": [["=2*2", None], ["", 9]]}])
+    assert reply["totalUpdatedCells"] == 3 and reply["responses"][0]["dataFilter"] == {
+        "gridRange": grid}
+    assert server.values(sid, "Orders") == [["player", "order", "qty"], ["ann", "=2*2"],
+                                            ["bob", "hold", 9]]
+    assert server.values(sid, "Orders", render="FORMULA")[1] == ["ann", "=2*2"]
+    before = server.values(sid, "Orders")
+    with pytest.raises(APIError) as err:
+        post([{"dataFilter": {"gridRange": grid}, "values": [["x"]]},
+              {"dataFilter": {"gridRange": {**grid, "endRowIndex": 2}},
+               "values": [["x"], ["y"]]}])
+    assert err.value.code == 400 and server.values(sid, "Orders") == before
+    with pytest.raises(APIError, match="valueInputOption"):
+        post([{"dataFilter": {"gridRange": grid}, "values": [["x"]]}], option=None)
+
+
 def test_writes_outside_the_grid_fail_but_append_grows_it(gc, server, sid):
     ws = gc.open_by_key(sid).worksheet("Orders")
     ws.resize(rows=3, cols=3)

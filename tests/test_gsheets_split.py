@@ -15,12 +15,15 @@ from sheetmaster.app.runs import Mode, run_turn, undo_turn
 from sheetmaster.kit.fairness import DiceSecretError
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets import LOCK_KEY, UNDO_TAB, RetryPolicy, SheetsStore
-from sheetmaster.stores.gsheets_batches import WRITE_KEY, batches, payload_size, write_marker
+from sheetmaster.stores.gsheets_batches import WRITE_KEY, write_marker
 from sheetmaster.stores.gsheets_undo import DIGEST
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.upload import upload_state
 
 LIMIT = 6_000
+#: a limit under which the undo snapshot itself takes several requests, and so does an undo
+#: (it writes runs of blanks, a repeatCell each).
+SMALL_LIMIT = 2_000
 #: the test games' dice secret, kept outside the sheet as a real game's is.
 SECRET = "the test game's dice secret"
 
@@ -35,20 +38,36 @@ def store_for(server: FakeSheetsServer, sid: str, **kw) -> SheetsStore:
     return SheetsStore(sid, server.client(), **kw)
 
 
-def killed_after(store: SheetsStore, writes: int) -> SheetsStore:
-    """``store`` whose process dies before its batchUpdate number ``writes + 2`` (the first
-    takes the lock)."""
-    send = store.http.batch_update
+def on_writes(store: SheetsStore, before=None, after=None) -> SheetsStore:
+    """``store`` calling ``before(n)`` before its write request number ``n`` (1: the lock's;
+    batchUpdates and values writes alike) and ``after(n)`` once it is answered."""
+    send = store.http.request
     sent = []
 
-    def batch_update(*args, **kwargs):
-        if len(sent) > writes:
-            raise Killed
-        sent.append(1)
-        return send(*args, **kwargs)
+    def request(method, url, *args, **kwargs):
+        if not url.endswith((":batchUpdate", ":batchUpdateByDataFilter")):
+            return send(method, url, *args, **kwargs)
+        sent.append(url)
+        if before:
+            before(len(sent))
+        reply = send(method, url, *args, **kwargs)
+        if after:
+            after(len(sent))
+        return reply
 
-    store.http.batch_update = batch_update
+    store.http.request = request
     return store
+
+
+def killed_after(store: SheetsStore, writes: int) -> SheetsStore:
+    """``store`` whose process dies before its write request number ``writes + 2`` (the
+    first takes the lock)."""
+
+    def die(n: int) -> None:
+        if n > writes + 1:
+            raise Killed
+
+    return on_writes(store, before=die)
 
 
 def sheet(server: FakeSheetsServer, sid: str, undo: bool = True) -> dict[str, list]:
@@ -100,17 +119,19 @@ def test_the_fake_refuses_a_body_over_googles_limit(server, example_state):
     assert run_turn(store_for(server, sid, max_payload=LIMIT), Mode.RESOLVE, seed=11).written
 
 
+@pytest.mark.parametrize("limit", [LIMIT, SMALL_LIMIT])
 def test_a_run_killed_at_any_request_of_a_split_write_is_put_right_by_the_next(
-        server, example_state, clean):
-    """Killed after 0, 1, ... of its write requests, the game is put back as it was (or was
-    never touched) and the next run resolves the very same turn."""
+        server, example_state, clean, limit):
+    """Killed after 0, 1, ... of its write requests (the snapshot whole in the first, or
+    spread over several values writes), the game is put back as it was (or was never
+    touched) and the next run resolves the very same turn."""
     probe = upload_state(server, example_state, secret=SECRET)
-    store = store_for(server, probe, max_payload=LIMIT)
+    store = store_for(server, probe, max_payload=limit)
     run_turn(store, Mode.RESOLVE, seed=11)
     for writes in range(store.write_requests):
         sid = upload_state(server, example_state, secret=SECRET)
         before = sheet(server, sid, undo=False)
-        dying = killed_after(store_for(server, sid, max_payload=LIMIT, lock_ttl=0), writes)
+        dying = killed_after(store_for(server, sid, max_payload=limit, lock_ttl=0), writes)
         with pytest.raises(Killed):
             run_turn(dying, Mode.RESOLVE, seed=11)
         keys = [m["metadataKey"] for m in server.developer_metadata(sid)]
@@ -132,16 +153,12 @@ def test_a_split_write_that_keeps_failing_says_so_and_the_next_run_puts_it_right
     before = sheet(server, sid, undo=False)
     store = store_for(server, sid, max_payload=LIMIT, lock_ttl=0,
                       retry=RetryPolicy(deadline=0.3, first_wait=0.01, max_wait=0.02))
-    send = store.http.batch_update
-    calls = []
 
-    def failing_from_the_third(*args, **kwargs):
-        calls.append(1)
-        if len(calls) >= 4:  # lock, the first two writes, then failures
+    def failing_from_the_third(n: int) -> None:
+        if n >= 4:  # lock, the first two writes, then failures
             server.fail_next(50, 503)
-        return send(*args, **kwargs)
 
-    store.http.batch_update = failing_from_the_third
+    on_writes(store, before=failing_from_the_third)
     with pytest.raises(StoreError, match="half written"):
         run_turn(store, Mode.RESOLVE, seed=11)
     server.clear_faults()
@@ -160,24 +177,6 @@ def test_undo_of_a_split_write_puts_every_cell_back(server, example_state):
     undoing = store_for(server, sid, max_payload=LIMIT)
     assert undo_turn(undoing) == 2
     assert sheet(server, sid, undo=False) == before
-
-
-def test_batches_keep_the_order_and_cut_long_runs_of_rows():
-    rows = [{"values": [{"userEnteredValue": {"stringValue": f"cell {i}"}}]} for i in range(500)]
-    big = {"updateCells": {"start": {"sheetId": 3, "rowIndex": 10, "columnIndex": 2},
-                           "rows": rows, "fields": "userEnteredValue"}}
-    small = {"updateSheetProperties": {"properties": {"sheetId": 3}, "fields": "title"}}
-    last = [{"deleteDeveloperMetadata": {"dataFilter": {}}}]
-    parts = batches([small, big, small], 2_000, last)
-    assert len(parts) > 5
-    assert all(payload_size({"requests": p}) <= 2_000 for p in parts)
-    assert parts[0][0] == small and parts[-1][-2:] == [small, *last]
-    pieces = [r["updateCells"] for p in parts for r in p if "updateCells" in r]
-    assert [row for piece in pieces for row in piece["rows"]] == rows
-    starts = [piece["start"]["rowIndex"] for piece in pieces]
-    assert starts[0] == 10 and all(
-        b == a + len(piece["rows"]) for a, b, piece in zip(starts, starts[1:], pieces))
-    assert batches([small], 2_000, last) == [[small, *last]]
 
 
 def marks(server: FakeSheetsServer, sid: str) -> list[str]:
@@ -205,14 +204,7 @@ def test_a_mark_a_player_forges_or_copies_rolls_nothing_back(server, example_sta
     sid = upload_state(server, example_state, secret=SECRET)
     store = store_for(server, sid, max_payload=LIMIT)
     seen: list[str] = []
-    send = store.http.batch_update
-
-    def spying(*args, **kwargs):
-        reply = send(*args, **kwargs)
-        seen.extend(marks(server, sid))
-        return reply
-
-    store.http.batch_update = spying
+    on_writes(store, after=lambda n: seen.extend(marks(server, sid)))
     assert run_turn(store, Mode.RESOLVE, seed=11).written
     assert seen and not marks(server, sid)
     after = sheet(server, sid)
@@ -233,18 +225,18 @@ def test_a_mark_a_player_forges_or_copies_rolls_nothing_back(server, example_sta
 def test_a_run_killed_in_a_split_undo_has_the_undo_finished_by_the_next(server, example_state):
     sid = upload_state(server, example_state, secret=SECRET)
     before = sheet(server, sid, undo=False)
-    run_turn(store_for(server, sid, max_payload=LIMIT), Mode.RESOLVE, seed=11)
-    probe = store_for(server, sid, max_payload=LIMIT)
+    run_turn(store_for(server, sid, max_payload=SMALL_LIMIT), Mode.RESOLVE, seed=11)
+    probe = store_for(server, sid, max_payload=SMALL_LIMIT)
     undo_turn(probe)
     assert probe.write_requests > 2 and sheet(server, sid, undo=False) == before
     for writes in range(1, probe.write_requests):
         sid = upload_state(server, example_state, secret=SECRET)
-        run_turn(store_for(server, sid, max_payload=LIMIT), Mode.RESOLVE, seed=11)
-        dying = killed_after(store_for(server, sid, max_payload=LIMIT, lock_ttl=0), writes)
+        run_turn(store_for(server, sid, max_payload=SMALL_LIMIT), Mode.RESOLVE, seed=11)
+        dying = killed_after(store_for(server, sid, max_payload=SMALL_LIMIT, lock_ttl=0), writes)
         with pytest.raises(Killed):
             undo_turn(dying)
         assert marks(server, sid)
-        reader = store_for(server, sid, max_payload=LIMIT)
+        reader = store_for(server, sid, max_payload=SMALL_LIMIT)
         with reader.locked():
             reader.load()
         assert reader.notes == ["an earlier run stopped while writing turn 2; its undo was "
@@ -269,17 +261,13 @@ def test_a_first_request_applied_but_its_answer_lost_is_not_sent_twice(server, e
     mark on the sheet shows it was applied, and the write goes on."""
     sid = upload_state(server, example_state, secret=SECRET)
     store = store_for(server, sid, max_payload=LIMIT)
-    send = store.http.batch_update
-    calls = []
 
-    def losing_the_first_answer(*args, **kwargs):
-        calls.append(1)
-        server.fault_after_apply = len(calls) == 2
-        if len(calls) == 2:
+    def losing_the_first_answer(n: int) -> None:
+        server.fault_after_apply = n == 2
+        if n == 2:
             server.fail_next(1, "drop")
-        return send(*args, **kwargs)
 
-    store.http.batch_update = losing_the_first_answer
+    on_writes(store, before=losing_the_first_answer)
     assert run_turn(store, Mode.RESOLVE, seed=11).written
     assert len(server.faults_injected) == 1
     assert sheet(server, sid) == clean

@@ -98,18 +98,20 @@ def tabs(server, sid, private: str = "") -> dict[str, list]:
 
 
 def killed_after(store: SheetsStore, writes: int) -> SheetsStore:
-    """``store`` whose process dies before its batchUpdate number ``writes + 2`` (the first
-    takes the lock); the orders spreadsheet's store shares its HTTP client."""
-    send = store.http.batch_update
+    """``store`` whose process dies before its write request number ``writes + 2`` (the
+    first takes the lock; batchUpdates and values writes alike); the orders spreadsheet's
+    store shares its HTTP client."""
+    send = store.http.request
     sent = []
 
-    def batch_update(*args, **kwargs):
-        if len(sent) > writes:
-            raise Killed
-        sent.append(1)
-        return send(*args, **kwargs)
+    def request(method, url, *args, **kwargs):
+        if url.endswith((":batchUpdate", ":batchUpdateByDataFilter")):
+            if len(sent) > writes:
+                raise Killed
+            sent.append(1)
+        return send(method, url, *args, **kwargs)
 
-    store.http.batch_update = batch_update
+    store.http.request = request
     return store
 
 

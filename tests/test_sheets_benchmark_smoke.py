@@ -51,3 +51,21 @@ def test_payload_benchmark_splits_a_write_over_its_limit(tmp_path: Path) -> None
         assert row["requests"] == row["write_requests"] + 2  # lock, one read, the writes
         assert row["largest_request"] <= 20_000 and row["over_recommended"] == 0
     assert rows[1]["write_bytes"] > rows[0]["write_bytes"]
+
+
+def test_ceiling_benchmark_plays_a_turn_in_a_fake_of_its_own(tmp_path: Path) -> None:
+    """The ceiling game, small: the fake in a child process, each stage timed, both
+    processes' memory reported, and the game within the 10-million-cell ceiling."""
+    out = tmp_path / "ceiling.json"
+    script = SCRIPT.with_name("sheets_ceiling.py")
+    done = subprocess.run([sys.executable, str(script), "--quick", "--latency", "0.01",
+                           "--out", str(out)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(out.read_text(encoding="utf-8"))
+    stages = dict(report["stages"])
+    assert {"lock (batchUpdate, tab list)", "read", "resolve", "write"} <= set(stages)
+    assert all(seconds >= 0 for seconds in stages.values())
+    assert report["requests"] == report["write_requests"] + 2  # lock, one read, the writes
+    assert report["cells_after"]["filled"] > report["cells_before"]["filled"]
+    assert report["under_the_ceiling"] and report["gm_peak_mib"] > 0
+    assert report["fake_peak_mib"] > 0 and "the whole turn" in done.stdout

@@ -12,15 +12,17 @@
    formulas, one more read of those tabs' values;
 3. one ``spreadsheets.batchUpdate`` that grows grids where rows are added, writes every
    changed cell (text as ``stringValue``, so it can never become a formula; cleared cells as
-   empty; a formula in a players' tab becomes its text, as on a workbook), the signed undo
-   snapshot, and removes this run's lock: atomic, all or nothing. Locks left by crashed runs
-   are removed afterwards, one by one, and one another run removed first is no failure.
+   empty; a formula in a players' tab becomes its text, as on a workbook; a column's run of
+   one value as one ``repeatCell``, see :mod:`.gsheets_encode`), the signed undo snapshot,
+   and removes this run's lock: atomic, all or nothing. Locks left by crashed runs are
+   removed afterwards, one by one, and one another run removed first is no failure.
 
 A game whose Game tab names an ``orders sheet`` reads and writes its orders tab in that
 second, GM-only spreadsheet: see :mod:`.gsheets_orders`.
 
 A write over ``max_payload`` (Google recommends 2 MB a request at most) goes in several
-requests, in an order that a crash cannot leave mixed: see :mod:`.gsheets_split`.
+requests, in an order that a crash cannot leave mixed, most of its cells in RAW values writes
+(a cell costs its value, not forty bytes of CellData): see :mod:`.gsheets_split`.
 
 Every request is idempotent or identified by this run's id, so tenacity retries them on 408,
 429, 5xx and connection errors with jittered exponential back-off under an overall deadline.
@@ -28,6 +30,7 @@ Every request is idempotent or identified by this run's id, so tenacity retries 
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -37,21 +40,20 @@ from typing import Any
 from gspread.urls import SPREADSHEETS_API_V4_BASE_URL
 
 from sheetmaster.kit import values
-from sheetmaster.kit.changes import cell_changes
+from sheetmaster.kit.changes import ColumnChanges, column_changes
 from sheetmaster.kit.model import GameState, TurnResult
 from sheetmaster.kit.ruleset import Ruleset
 from sheetmaster.kit.tabs import GAME_TAB, ORDERS_TAB, all_tables
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.google_auth import service_account_email
-from sheetmaster.stores.gsheets_batches import MAX_PAYLOAD
+from sheetmaster.stores.gsheets_batches import BATCH, MAX_PAYLOAD, Part, request_json
 from sheetmaster.stores.gsheets_binding import TAB_FIELDS, Binding, TabBinding
 from sheetmaster.stores.gsheets_cells import (
-    cell_requests,
     cell_value,
     is_formula,
-    merge_blank_runs,
     protect_request,
 )
+from sheetmaster.stores.gsheets_encode import Cells
 from sheetmaster.stores.gsheets_lock import LOCK_KEY, LOCK_TTL_SECONDS, RunLock
 from sheetmaster.stores.gsheets_orders import OrdersSheet
 from sheetmaster.stores.gsheets_retry import RETRY_STATUS, RetryPolicy
@@ -61,14 +63,28 @@ from sheetmaster.stores.gsheets_undo import (
     UNDO_HEADER,
     UNDO_TAB,
     Snapshot,
+    merge_runs,
     read_snapshot,
     snapshot_digest,
     snapshot_rows,
 )
 from sheetmaster.stores.xlsx import read_sheet_rows
 
+#: what a turn changed: (the table's tab, the changed cells of one of its columns).
+Changes = list[tuple[str, ColumnChanges]]
+
 __all__ = ["ADDED_ROWS", "LOCK_KEY", "RETRY_STATUS", "RetryPolicy", "SheetsStore", "UNDO_HEADER",
            "UNDO_TAB", "cell_value"]
+
+#: text that begins with "=" in a JSON answer (Google writes "=" as \u003d).
+_MAY_BE_FORMULA = re.compile(rb'"(=|\\u003[dD])')
+
+
+def _formula_cells(rows: list[list[Any]]) -> dict[tuple[int, int], str]:
+    """(sheet row, 0-based column) -> '=...' of every formula in a tab's typed ``rows``."""
+    return {(r, c): v for r, row in enumerate(rows, start=1) for c, v in enumerate(row)
+            if is_formula(v)}
+
 
 @dataclass
 class Tab:
@@ -126,6 +142,8 @@ class SheetsStore(RunLock, TabBinding, OrdersSheet, SplitWrites):
         self.raw: dict[str, list[list[Any]]] = {}
         #: each tab's formula cells as typed: (sheet row, 0-based column) -> '=...'.
         self.formulas: dict[str, dict[tuple[int, int], str]] = {}
+        #: each tab's rows as read (formulas included): the rows past it are blank.
+        self.extent: dict[str, int] = {}
 
     def report_path(self, turn: int) -> Path:
         """Where the players' report of ``turn`` goes by default: the working folder."""
@@ -163,15 +181,16 @@ class SheetsStore(RunLock, TabBinding, OrdersSheet, SplitWrites):
         if not self.tabs:
             raise StoreError("the lock must be taken (which reads the tab list) before loading")
         titles = self.read_titles()
-        typed = self._read(titles, "FORMULA")
-        with_formulas = [t for t in titles if any(is_formula(v) for r in typed[t] for v in r)]
-        computed = self._read(with_formulas, "UNFORMATTED_VALUE") if with_formulas else {}
+        typed, any_formula = self._read(titles, "FORMULA")
+        found = {t: _formula_cells(typed[t]) if any_formula else {} for t in titles}
+        with_formulas = [t for t in titles if found[t]]
+        computed = self._read(with_formulas, "UNFORMATTED_VALUE")[0] if with_formulas else {}
         tables = {}
         for title in titles:
             rows = computed.get(title, typed[title])
             self.raw[title] = rows
-            self.formulas[title] = {(r, c): v for r, row in enumerate(typed[title][1:], start=2)
-                                    for c, v in enumerate(row) if is_formula(v)}
+            self.extent[title] = len(typed[title])
+            self.formulas[title] = {k: v for k, v in found[title].items() if k[0] > 1}
             if title == UNDO_TAB:
                 continue  # sheetmaster's own, not part of the game
             tables[title] = df = read_sheet_rows(rows)
@@ -188,24 +207,26 @@ class SheetsStore(RunLock, TabBinding, OrdersSheet, SplitWrites):
             return self.load(orders_sheet=orders_sheet)
         return self.with_orders_sheet(state) if orders_sheet else state
 
-    def _read(self, titles: list[str], render: str) -> dict[str, list[list[Any]]]:
+    def _read(self, titles: list[str], render: str
+              ) -> tuple[dict[str, list[list[Any]]], bool]:
         """The tabs' values, asked for by sheetId (a tab renamed or added meanwhile is never
-        read in a bound one's place)."""
+        read in a bound one's place), and whether any text in them may begin with "=" (the
+        answer's bytes are searched: a tab is only scanned for formulas if so)."""
         ids = {self.tabs[t].sheet_id: t for t in titles}
         body = {"dataFilters": [{"gridRange": {"sheetId": i}} for i in ids],
                 "valueRenderOption": render, "dateTimeRenderOption": "SERIAL_NUMBER",
                 "majorDimension": "ROWS"}
         url = f"{SPREADSHEETS_API_V4_BASE_URL}/{self.spreadsheet_id}/values:batchGetByDataFilter"
-        reply = self.retry.call("reading the game", lambda: self.http.request(
-            "post", url, json=body).json())
+        answer = self.retry.call("reading the game", lambda: self.http.request(
+            "post", url, json=body))
+        reply = answer.json()
         out: dict[str, list[list[Any]]] = {t: [] for t in titles}
         for found in reply.get("valueRanges") or []:
             filters = found.get("dataFilters") or [{}]
             title = ids.get((filters[0].get("gridRange") or {}).get("sheetId"))
             if title is not None:
-                out[title] = [list(r) for r in (found.get("valueRange") or {}).get("values")
-                              or []]
-        return out
+                out[title] = (found.get("valueRange") or {}).get("values") or []
+        return out, _MAY_BE_FORMULA.search(answer.content) is not None
 
     def apply(self, requests_: list[dict[str, Any]], what: str, *,
               release: bool = True) -> None:
@@ -217,10 +238,16 @@ class SheetsStore(RunLock, TabBinding, OrdersSheet, SplitWrites):
         Since only this batch removes this run's lock, a lock that is gone means it was
         applied: that is checked (one more request) before a refused retry is reported.
         """
-        body = {"requests": requests_ + (self._unlock_requests() if release else [])}
+        texts = [request_json(r) for r in requests_ +
+                 (self._unlock_requests() if release else [])]
+        self._finish(Part(BATCH, texts), what, release=release)
+
+    def _finish(self, part: Part, what: str, *, release: bool) -> None:
+        """Send the last request of a write (see :meth:`apply`); if ``release``, it carries
+        the lock's release."""
         attempts = self.retry.attempts
         try:
-            self.retry.call(what, lambda: self.http.batch_update(self.spreadsheet_id, body))
+            self.retry.call(what, lambda: self._send(part))
         except StoreError:
             if not (release and self.lock_ids and self.retry.attempts - attempts > 1
                     and self._lock_released()):
@@ -246,20 +273,22 @@ class SheetsStore(RunLock, TabBinding, OrdersSheet, SplitWrites):
         With an orders spreadsheet, its cells go there first (see :mod:`.gsheets_orders`).
         Returns the number of cells written."""
         names = result.before.meta.get("tab_names", {})
-        changes = cell_changes(ruleset, result)
-        moves_on = any(c.tab == GAME_TAB for c in changes)  # a resolve, not a check
+        changes = [(table.tab, group) for table in all_tables(ruleset)
+                   for group in column_changes(table, result.before, result.after)]
+        moves_on = any(tab == GAME_TAB for tab, _ in changes)  # a resolve, not a check
+        count = sum(len(group.rows) for _, group in changes)
         if self.orders is None:
             self._save_cells(ruleset, result, changes, names, moves_on)
-            return len(changes)
-        theirs = [c for c in changes if c.tab == ORDERS_TAB]
-        mine = [c for c in changes if c.tab != ORDERS_TAB]
+            return count
+        theirs = [c for c in changes if c[0] == ORDERS_TAB]
+        mine = [c for c in changes if c[0] != ORDERS_TAB]
         self.orders.write_orders(ruleset, result, theirs, names, marked=moves_on)
         self._save_cells(ruleset, result, mine, names, moves_on)
         if moves_on:
             self.orders.finish_write()
-        return len(changes)
+        return count
 
-    def _save_cells(self, ruleset: Ruleset, result: TurnResult, changes: list[Any],
+    def _save_cells(self, ruleset: Ruleset, result: TurnResult, changes: Changes,
                     names: dict[str, str], moves_on: bool) -> None:
         """Write ``changes`` (this spreadsheet's) and release the lock; a turn that
         ``moves_on`` (a resolve) with its undo snapshot. A check's answers are only order
@@ -268,44 +297,52 @@ class SheetsStore(RunLock, TabBinding, OrdersSheet, SplitWrites):
         cells, undo = self.collect(changes, names, result.turn)
         self._formulas_to_text(ruleset, names, cells)
         others, game = self._game_last(cells, names.get(GAME_TAB, GAME_TAB))
-        last_row = defaultdict(int)
+        last_row: dict[int, int] = defaultdict(int)
         for (sheet_id, _), by_row in cells.items():
             last_row[sheet_id] = max(last_row[sheet_id], max(by_row))
+        blank_from = self._blank_from(ruleset, names)
         if not moves_on:
             self.write_requests = self._write(
-                self._grow_requests(last_row) + cell_requests(others), "writing the check",
-                final=cell_requests(game), mark=None)
+                "writing the check", [others], first=self._grow_requests(last_row),
+                last_cells=game, mark=None, blank_from=blank_from)
             return
+        prepare, snapshot = self._undo_requests(result.turn, undo)
         self.write_requests = self._write(
-            self._undo_requests(result.turn, undo) + self._grow_requests(last_row) +
-            cell_requests(others), "writing the turn", final=cell_requests(game),
-            mark=Mark(self.run_id, RESOLVE, result.turn))
+            "writing the turn", [snapshot, others],
+            first=prepare + self._grow_requests(last_row), last_cells=game,
+            mark=Mark(self.run_id, RESOLVE, result.turn), blank_from=blank_from)
 
-    def collect(self, changes: list[Any], names: dict[str, str], turn: int
-                ) -> tuple[dict[tuple[int, int], dict[int, Any]], list[list[Any]]]:
+    def _blank_from(self, ruleset: Ruleset, names: dict[str, str]) -> dict[int, int]:
+        """sheet id -> the first row past a tab's end, for the tabs players cannot edit (rows
+        a turn adds there may be written whole, blanks included: nobody else writes them)."""
+        out = {}
+        for table in all_tables(ruleset):
+            tab = self.tabs.get(names.get(table.tab, table.tab))
+            if tab is not None and not table.player_input and tab.title in self.extent:
+                out[tab.sheet_id] = self.extent[tab.title] + 1
+        return out
+
+    def collect(self, changes: Changes, names: dict[str, str], turn: int
+                ) -> tuple[Cells, list[list[Any]]]:
         """The cells ``changes`` write, (sheet id, column) -> row -> value, and the undo
         snapshot's lines: what each overwrote."""
-        columns: dict[tuple[str, str], tuple[Tab, int]] = {}
-        cells: dict[tuple[int, int], dict[int, Any]] = defaultdict(dict)
+        cells: Cells = defaultdict(dict)
         undo: list[list[Any]] = []
-        added: dict[str, list[int]] = {}
-        for change in changes:
-            where = columns.get((change.tab, change.column))
-            if where is None:
-                where = columns[(change.tab, change.column)] = self._column(
-                    names.get(change.tab, change.tab), change.column)
-            tab, column = where
-            cells[(tab.sheet_id, column)][change.row] = change.after
+        added: dict[str, tuple[int, int]] = {}
+        for tab_name, group in changes:
+            tab, column = self._column(names.get(tab_name, tab_name), group.column)
+            cells[(tab.sheet_id, column)].update(zip(group.rows, group.after))
             raw = self.raw.get(tab.title, [])
-            if change.row <= len(raw):
-                row = raw[change.row - 1]
-                was = row[column] if column < len(row) else ""
-                undo.append([turn, tab.title, change.row, change.column, was, change.row])
-            else:
-                added.setdefault(tab.title, []).append(change.row)
-        undo = merge_blank_runs(undo)
-        for title, rows in added.items():
-            undo.append([turn, title, min(rows), ADDED_ROWS, "", max(rows)])
+            kept = [r for r in group.rows if r <= len(raw)]
+            undo += [[turn, tab.title, r, group.column,
+                      raw[r - 1][column] if column < len(raw[r - 1]) else "", r] for r in kept]
+            if len(kept) < len(group.rows):
+                new = [r for r in group.rows if r > len(raw)]
+                low, high = added.get(tab.title, (min(new), max(new)))
+                added[tab.title] = (min(low, min(new)), max(high, max(new)))
+        undo = merge_runs(undo)
+        for title, (low, high) in added.items():
+            undo.append([turn, title, low, ADDED_ROWS, "", high])
         return cells, undo
 
     def _formulas_to_text(self, ruleset: Ruleset, names: dict[str, str],
@@ -319,10 +356,12 @@ class SheetsStore(RunLock, TabBinding, OrdersSheet, SplitWrites):
             for (row, column), text in self.formulas.get(tab.title, {}).items():
                 cells[(tab.sheet_id, column)].setdefault(row, text)
 
-    def _undo_requests(self, turn: int, rows: list[list[Any]]) -> list[dict[str, Any]]:
-        """Replace the undo tab's content with ``rows`` and their digest (adding the hidden,
-        protected tab if the game has none yet); the digest line is the last cell written,
-        so a snapshot whose digest matches is a whole one."""
+    def _undo_requests(self, turn: int, rows: list[list[Any]]
+                       ) -> tuple[list[dict[str, Any]], Cells]:
+        """The requests that make the undo tab ready for a new snapshot (adding the hidden,
+        protected tab if the game has none yet; else emptying it), and the snapshot's cells:
+        ``rows`` and the digest line, which covers every line, so a snapshot whose digest
+        matches is a whole one."""
         body = snapshot_rows(self.spreadsheet_id, turn, rows, self.secret)
         tab = self.tabs.get(UNDO_TAB)
         out: list[dict[str, Any]] = []
@@ -338,15 +377,14 @@ class SheetsStore(RunLock, TabBinding, OrdersSheet, SplitWrites):
                 "properties": {"sheetId": tab.sheet_id, "gridProperties": {
                     "rowCount": max(len(body), 1), "columnCount": len(UNDO_HEADER)}},
                 "fields": "gridProperties.rowCount,gridProperties.columnCount"}})
-        out.append({"updateCells": {
-            "start": {"sheetId": tab.sheet_id, "rowIndex": 0, "columnIndex": 0},
-            "rows": [{"values": [{"userEnteredValue": cell_value(v)} for v in r]}
-                     for r in body],
-            "fields": "userEnteredValue"}})
         if not tab.protections and self.account:
             out.append(protect_request(tab.sheet_id, UNDO_TAB, [self.account]))
             tab.protections = [{"range": {"sheetId": tab.sheet_id}}]
-        return out
+        cells: Cells = defaultdict(dict)
+        for r, line in enumerate(body, start=1):
+            for c, value in enumerate(line):
+                cells[(tab.sheet_id, c)][r] = value
+        return out, cells
 
     def undo(self, current_turn: int | None = None) -> int:
         """Put back what the last resolve overwrote (the lock must be held and the game read),
@@ -360,8 +398,7 @@ class SheetsStore(RunLock, TabBinding, OrdersSheet, SplitWrites):
         if self.orders is not None:
             self.orders.begin_undo(snapshot.turn)
         self.write_requests = self._write(
-            cell_requests(others), "undoing the last turn",
-            final=cell_requests(game) + [self._clear_undo_tab()],
+            "undoing the last turn", [others], last_cells=game, last=[self._clear_undo_tab()],
             mark=Mark(self.run_id, UNDO, snapshot.turn, snapshot_digest(rows)[:16]))
         if self.orders is not None:
             self.orders.finish_undo(snapshot.turn)

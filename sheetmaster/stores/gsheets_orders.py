@@ -35,13 +35,14 @@ from sheetmaster.kit.ruleset import Ruleset
 from sheetmaster.kit.tabs import ORDERS_SHEET, ORDERS_TAB
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets_batches import (
-    batches,
+    BATCH,
+    Part,
     clear_write_markers,
-    payload_size,
+    plan_write,
+    request_json,
     write_marker,
 )
 from sheetmaster.stores.gsheets_binding import TAB_FIELDS, is_tab_protection
-from sheetmaster.stores.gsheets_cells import cell_requests
 from sheetmaster.stores.gsheets_split import RESOLVE, UNDO, Mark
 from sheetmaster.stores.gsheets_undo import UNDO_TAB, read_snapshot
 
@@ -140,19 +141,15 @@ class OrdersSheet:
             cells[(tab.sheet_id, column)].setdefault(row, text)  # a formula is kept as text
         if not marked:
             if cells:
-                self._write(cell_requests(cells), "writing the orders' results", final=[],
-                            mark=None, release=False)
+                self._write("writing the orders' results", [cells], mark=None, release=False)
             return
         mark = write_marker(self._mark_value(Mark(self.run_id, RESOLVE, result.turn)))
-        self._send_marked([mark, *self._undo_requests(result.turn, undo),
-                           *cell_requests(cells)], "writing the orders' results")
+        prepare, snapshot = self._undo_requests(result.turn, undo)
+        self._send_marked(plan_write([snapshot, cells], limit=self.max_payload,
+                                     first=[mark, *prepare]), "writing the orders' results")
 
-    def _send_marked(self: Any, requests_: list[dict[str, Any]], what: str) -> None:
-        """``requests_`` (a mark first): in one request if they fit, else in several."""
-        if payload_size({"requests": requests_}) <= self.max_payload:
-            parts = [requests_]
-        else:
-            parts = batches(requests_, self.max_payload)
+    def _send_marked(self: Any, parts: list[Part], what: str) -> None:
+        """``parts`` (a mark first), in turn."""
         for i, part in enumerate(parts):
             label = what if len(parts) == 1 else f"{what} (request {i + 1} of {len(parts)})"
             self._send_part(part, label, first=i == 0)
@@ -167,7 +164,8 @@ class OrdersSheet:
     def begin_undo(self: Any, turn: int) -> None:
         """Mark the undo of ``turn`` before the shared spreadsheet is put back."""
         mark = write_marker(self._mark_value(Mark(self.run_id, UNDO, turn)))
-        self._send_marked([mark], "marking the orders spreadsheet's undo")
+        self._send_marked([Part(BATCH, [request_json(mark)])],
+                          "marking the orders spreadsheet's undo")
 
     def finish_undo(self: Any, turn: int) -> None:
         """The shared spreadsheet is back on ``turn``: put the orders tab back too."""
@@ -182,7 +180,7 @@ class OrdersSheet:
             self.notes.append(f"an earlier run stopped while writing turn {turn} to the "
                               f"orders spreadsheet; its orders were put back as they were")
         else:
-            self._write([], "removing an earlier run's mark", final=[clear_write_markers()],
+            self._write("removing an earlier run's mark", last=[clear_write_markers()],
                         mark=None, release=False)
         self.unfinished = []
 
@@ -194,8 +192,8 @@ class OrdersSheet:
                                      self.secret)
         except StoreError:
             snapshot = None  # not a whole one: no result cell was written after it
-        restore = cell_requests(self._restore_cells(snapshot)) \
-            if snapshot is not None and snapshot.turn == turn else []
+        restore = self._restore_cells(snapshot) \
+            if snapshot is not None and snapshot.turn == turn else {}
         final = ([self._clear_undo_tab()] if UNDO_TAB in self.tabs else []) + \
             [clear_write_markers()]
-        self._write(restore, what, final=final, mark=None, release=False)
+        self._write(what, [restore], last=final, mark=None, release=False)

@@ -2,14 +2,18 @@
 
 "To speed up requests, we recommend a 2 MB maximum payload" (developers.google.com/sheets/api/
 limits), and Google refuses a body over 10,485,760 bytes. A write that fits ``max_payload``
-goes in one atomic batchUpdate as always. A bigger one goes in several, in this order:
+goes in one atomic batchUpdate as always. A bigger one goes in several, in this order
+(:func:`~.gsheets_batches.plan_write` lays it out):
 
-1. a mark (developer metadata ``sheetmaster-write``, signed with a key from the dice secret)
-   saying this run is writing turn T, the undo tab cleared, then the new undo snapshot, whose
-   digest line is its very last cell: a snapshot whose digest matches is a whole one;
-2. the game's cells (every tab but the Game tab);
-3. the Game tab's cells (which move the game on to turn T + 1), the mark's removal and the
-   lock's release, in one request.
+1. a batchUpdate with a mark (developer metadata ``sheetmaster-write``, signed with a key
+   from the dice secret) saying this run is writing turn T, the undo tab cleared, and the
+   new undo snapshot if it fits (and as many of the game's cells as fit after it);
+2. what is left of the snapshot, if anything, in ``values:batchUpdateByDataFilter``
+   requests; its digest line covers every line, so a snapshot whose digest matches is a
+   whole one, and no game cell is sent before the snapshot is whole;
+3. the rest of the game's cells (every tab but the Game tab), in values requests;
+4. the Game tab's cells (which move the game on to turn T + 1), the mark's removal and the
+   lock's release, in one batchUpdate (with the last of the game's cells if they fit).
 
 A later run that holds the lock and finds a trusted mark (the run that wrote it is no longer
 live, or it would not have the lock) looks at the game's turn: still T, so the write stopped
@@ -24,24 +28,27 @@ from __future__ import annotations
 
 import hmac
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from gspread.urls import SPREADSHEET_BATCH_UPDATE_URL, SPREADSHEETS_API_V4_BASE_URL
 
 from sheetmaster.kit.fairness import DiceSecretError, derived_key, sign
 from sheetmaster.kit.model import GameState
 from sheetmaster.kit.tabs import GAME_TAB, game_settings
 from sheetmaster.stores.base import StoreError
 from sheetmaster.stores.gsheets_batches import (
+    BATCH,
     WRITE_KEY,
-    batches,
+    Part,
     clear_write_markers,
-    payload_size,
+    plan_write,
     write_marker,
 )
-from sheetmaster.stores.gsheets_cells import cell_requests
+from sheetmaster.stores.gsheets_encode import Cells
 from sheetmaster.stores.gsheets_undo import UNDO_TAB, read_snapshot, snapshot_digest
 
-Cells = dict[tuple[int, int], dict[int, Any]]
 RESOLVE, UNDO = "resolve", "undo"
 
 
@@ -103,40 +110,49 @@ class SplitWrites:
         self.unfinished = [m for m in marks if m is not None and m.run != self.run_id]
 
     # -- writing ---------------------------------------------------------------------------
-    def _write(self, requests_: list[dict[str, Any]], what: str, *, final: list[dict[str, Any]],
-               mark: Mark | None, release: bool = True) -> int:
-        """``requests_`` then ``final`` (and the lock's release): in one atomic batchUpdate
-        when that fits ``max_payload``, else in several, the first carrying ``mark`` and the
-        last carrying ``final`` and the mark's removal. Returns the requests sent."""
-        tail = self._unlock_requests() if release else []
-        if payload_size({"requests": requests_ + final + tail}) <= self.max_payload:
-            self.apply(requests_ + final, what, release=release)
-            return 1
-        if mark is not None:
-            if not self.secret:
-                raise DiceSecretError(
-                    f"this write is {payload_size({'requests': requests_}) / 1e6:.1f} MB, "
-                    f"over the {self.max_payload / 1e6:.1f} MB one request may carry, so it "
-                    f"goes in several requests; that needs the game's dice secret "
-                    f"(SHEETMASTER_DICE_SECRET), which signs the mark that lets a later run "
-                    f"put a half-written turn back. Nothing was written")
-            requests_ = [write_marker(self._mark_value(mark)), *requests_]
-            final = [*final, clear_write_markers()]
-        parts = batches(requests_, self.max_payload, [*final, *tail])
-        last = parts[-1][:len(parts[-1]) - len(tail)]
-        for i, part in enumerate(parts[:-1]):
-            self._send_part(part, f"{what} (request {i + 1} of {len(parts)})",
-                            first=i == 0 and mark is not None)
-        self.apply(last, f"{what} (request {len(parts)} of {len(parts)})", release=release)
+    def _write(self, what: str, stages: Sequence[Cells] = (), *,
+               first: Sequence[dict[str, Any]] = (), last_cells: Cells | None = None,
+               last: Sequence[dict[str, Any]] = (), mark: Mark | None,
+               release: bool = True, blank_from: dict[int, int] | None = None) -> int:
+        """``first``, the cells of ``stages`` in turn, then ``last_cells`` and ``last`` (and
+        the lock's release): in one atomic batchUpdate when that fits ``max_payload``, else
+        in several (:func:`~.gsheets_batches.plan_write`), the first carrying ``mark`` and
+        the last the mark's removal. Returns the requests sent."""
+        # without the secret no mark can be signed, and a write that needs one is refused
+        marker = [write_marker(self._mark_value(mark) if self.secret else "-")] if mark else []
+        parts = plan_write(stages, limit=self.max_payload, first=first, last_cells=last_cells,
+                           last=last, tail=self._unlock_requests() if release else [],
+                           split_first=marker, split_last=[clear_write_markers()] if mark else [],
+                           blank_from=blank_from)
+        if len(parts) > 1 and mark is not None and not self.secret:
+            size = sum(len(p.body()) for p in parts)
+            raise DiceSecretError(
+                f"this write is {size / 1e6:.1f} MB, over the {self.max_payload / 1e6:.1f} "
+                f"MB one request may carry, so it goes in several requests; that needs the "
+                f"game's dice secret (SHEETMASTER_DICE_SECRET), which signs the mark that "
+                f"lets a later run put a half-written turn back. Nothing was written")
+        for i, part in enumerate(parts):
+            label = what if len(parts) == 1 else f"{what} (request {i + 1} of {len(parts)})"
+            if i == len(parts) - 1:
+                self._finish(part, label, release=release)
+            else:
+                self._send_part(part, label, first=i == 0 and mark is not None)
         return len(parts)
 
-    def _send_part(self, part: list[dict[str, Any]], what: str, *, first: bool) -> None:
+    def _send(self, part: Part) -> Any:
+        """Post one request of a write, as the JSON text it was built as."""
+        url = (SPREADSHEET_BATCH_UPDATE_URL % self.spreadsheet_id if part.kind == BATCH else
+               f"{SPREADSHEETS_API_V4_BASE_URL}/{self.spreadsheet_id}"
+               f"/values:batchUpdateByDataFilter")
+        return self.http.request("post", url, data=part.body().encode(),
+                                 headers={"Content-Type": "application/json"}).json()
+
+    def _send_part(self, part: Part, what: str, *, first: bool) -> None:
         """One request of a split write. Every one but the first is idempotent; a refused
         retry of the first is fine when its mark is there (it was applied)."""
         attempts = self.retry.attempts
         try:
-            self.retry.call(what, lambda: self.http.batch_update(
-                self.spreadsheet_id, {"requests": part}))
+            self.retry.call(what, lambda: self._send(part))
         except StoreError as exc:
             if first and self.retry.attempts - attempts > 1 and self._marked():
                 return
@@ -158,15 +174,15 @@ class SplitWrites:
         try:
             snapshot = read_snapshot(self.spreadsheet_id, rows, self.secret)
         except StoreError:
-            snapshot = None  # not a whole one: its digest line was never written
+            snapshot = None  # not a whole one: a line or its digest was never written
         pending = next((m for m in self.unfinished if m.turn == turn - (m.kind == UNDO)), None)
-        restore: list[dict[str, Any]] = []
+        restore: Cells = {}
+        game: Cells = {}
         final = [clear_write_markers()]
         if pending is not None and snapshot is not None and snapshot.turn == pending.turn and (
                 pending.kind == RESOLVE or snapshot_digest(rows).startswith(pending.digest)):
-            others, game = self._game_last(self._restore_cells(snapshot))
-            restore, final = cell_requests(others), [*cell_requests(game),
-                                                     self._clear_undo_tab(), *final]
+            restore, game = self._game_last(self._restore_cells(snapshot))
+            final = [self._clear_undo_tab(), *final]
             self.notes.append(
                 f"an earlier run stopped while writing turn {pending.turn}; "
                 + ("the game was put back as it was before it" if pending.kind == RESOLVE
@@ -176,8 +192,8 @@ class SplitWrites:
             self.notes.append(f"an earlier run stopped while writing turn {pending.turn}, "
                               f"before it changed the game; its unfinished undo snapshot was "
                               f"dropped")
-        self._write(restore, "putting back a turn an earlier run left half-written",
-                    final=final, mark=None, release=False)
+        self._write("putting back a turn an earlier run left half-written", [restore],
+                    last_cells=game, last=final, mark=None, release=False)
         self.unfinished = []
 
     def _game_last(self, cells: Cells, game_tab: str | None = None) -> tuple[Cells, Cells]:

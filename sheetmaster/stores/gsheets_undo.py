@@ -1,9 +1,9 @@
 """The undo snapshot of a Google Sheet: what the last resolve overwrote, signed.
 
 Every resolve writes, in the hidden, protected tab ``sheetmaster undo``, each cell it changed
-with the value it had (a run of blank cells of one column as one line, rows the turn added as
-one line), and a last line with a digest: an HMAC of the lines, the turn and the spreadsheet
-id, keyed by the game's dice secret. ``undo`` restores the snapshot only if the digest
+with the value it had (a run of cells of one column that held one value as one line, rows the
+turn added as one line), and a last line with a digest: an HMAC of the lines, the turn and the
+spreadsheet id, keyed by the game's dice secret. ``undo`` restores the snapshot only if the digest
 matches, so a player who edits the tab (if it were ever left unprotected) cannot make the GM's
 next undo empty a tab or set anyone's gold.
 """
@@ -57,6 +57,23 @@ def _canonical(value: Any) -> list[Any]:
     if isinstance(value, (int, float)):
         return ["n", int(value) if float(value).is_integer() else repr(float(value))]
     return ["s", str(value)]
+
+
+def merge_runs(entries: list[list[Any]]) -> list[list[Any]]:
+    """Lines of consecutive rows of one column that held one value (all blank, say, or one
+    owner) become one line (row .. to row): clearing 5,000 result cells costs one line."""
+    out: list[list[Any]] = []
+    last: list[Any] = []
+    held: list[Any] = []
+    for entry in sorted(entries, key=lambda e: (e[1], e[3], e[2])):
+        value = _canonical(entry[4])
+        if (last and last[1] == entry[1] and last[3] == entry[3] and last[5] + 1 == entry[2]
+                and value == held):
+            last[5] = entry[2]
+        else:
+            out.append(entry)
+            last, held = entry, value
+    return out
 
 
 def digest(spreadsheet_id: str, rows: list[list[Any]], secret: str) -> str:

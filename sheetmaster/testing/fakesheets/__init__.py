@@ -34,8 +34,10 @@ What is modelled:
   conditionalFormats, sheet and spreadsheet developerMetadata, namedRanges; grid data with
   ``includeGridData=true`` or a ``fields`` mask asking for ``sheets.data``, restricted to
   ``ranges``); ``fields`` masks (``a.b``, ``a/b``, ``a(b,c)``) are applied to every response.
-* values.get / batchGet / update / batchUpdate / append / clear / batchClear with
-  majorDimension, valueRenderOption (FORMATTED_VALUE, UNFORMATTED_VALUE, FORMULA),
+* values.get / batchGet / update / batchUpdate / append / clear / batchClear, and
+  batchGetByDataFilter / batchUpdateByDataFilter with ``a1Range`` and ``gridRange`` filters
+  (a tab by sheetId; ``null`` values are skipped), with majorDimension,
+  valueRenderOption (FORMATTED_VALUE, UNFORMATTED_VALUE, FORMULA),
   valueInputOption (RAW, USER_ENTERED), includeValuesInResponse, insertDataOption.
 * spreadsheets.batchUpdate, atomically (the batch is applied to a copy that replaces the
   spreadsheet only if every request succeeded), with the request kinds listed in

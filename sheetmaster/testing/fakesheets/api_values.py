@@ -1,5 +1,5 @@
 """The values endpoints: values.get / update / append / clear and values:batchGet /
-batchUpdate / batchClear."""
+batchGetByDataFilter / batchUpdate / batchUpdateByDataFilter / batchClear."""
 
 from __future__ import annotations
 
@@ -140,6 +140,10 @@ class _ValuesApi(_ApiBase):
         if action == "batchUpdate" and method == "POST":
             payload = body()
             return self._mutate(spreadsheet_id, lambda book: self._batch_values(book, payload))
+        if action == "batchUpdateByDataFilter" and method == "POST":
+            payload = body()
+            return self._mutate(spreadsheet_id,
+                                lambda book: self._batch_values_by_filter(book, payload))
         if action == "batchClear" and method == "POST":
             payload = body()
             ranges = payload.get("ranges") or []
@@ -155,6 +159,44 @@ class _ValuesApi(_ApiBase):
 
             return self._mutate(spreadsheet_id, clear)
         raise _ApiError(404, "Method not found.")
+
+    def _batch_values_by_filter(self, book: _Book, payload: dict[str, Any]) -> dict[str, Any]:
+        """values:batchUpdateByDataFilter with ``a1Range`` or ``gridRange`` filters: each
+        DataFilterValueRange's values go at the top left of the range its filter selects
+        and must fit in it; ``null`` leaves a cell as it is. All of it, or nothing."""
+        option = _input_option(payload)
+        data = payload.get("data") or []
+        if not isinstance(data, list):
+            raise _bad("Invalid data: must be a list of DataFilterValueRange")
+        responses = []
+        sheets: set[int] = set()
+        totals = {"rows": 0, "cols": 0, "cells": 0}
+        for i, value_range in enumerate(data):
+            if not isinstance(value_range, dict) or "dataFilter" not in value_range:
+                raise _bad(f"Invalid data[{i}]: a dataFilter is required")
+            sheet, (r0, r1, c0, c1) = _filtered(book, value_range["dataFilter"])
+            if sheet is None:
+                continue  # a filter that matches no range writes nothing
+            rows = _rows_of(value_range, f"data[{i}].values")
+            height, width = len(rows), max((len(row) for row in rows), default=0)
+            if r0 + height > r1 or c0 + width > c1:
+                raise _bad(f"Invalid data[{i}]: the values do not fit in the range "
+                           f"{_a1(sheet, r0, r1, c0, c1)} the data filter selects")
+            result = _write(book, sheet, r0, c0, rows, option, f"data[{i}].values")
+            result["dataFilter"] = value_range["dataFilter"]
+            responses.append(result)
+            if result.get("updatedCells"):
+                sheets.add(sheet.id)
+                totals["rows"] += result["updatedRows"]
+                totals["cols"] += result["updatedColumns"]
+                totals["cells"] += result["updatedCells"]
+        out: dict[str, Any] = {"spreadsheetId": book.id}
+        if totals["cells"]:
+            out.update(totalUpdatedRows=totals["rows"], totalUpdatedColumns=totals["cols"],
+                       totalUpdatedCells=totals["cells"], totalUpdatedSheets=len(sheets))
+        if responses:
+            out["responses"] = responses
+        return out
 
     def _get_by_data_filter(self, spreadsheet_id: str, payload: dict[str, Any]) -> dict:
         """values:batchGetByDataFilter with ``a1Range`` or ``gridRange`` filters (a grid
@@ -187,11 +229,7 @@ class _ValuesApi(_ApiBase):
             return out
 
     def _batch_values(self, book: _Book, payload: dict[str, Any]) -> dict[str, Any]:
-        option = payload.get("valueInputOption")
-        if option is None or option == "INPUT_VALUE_OPTION_UNSPECIFIED":
-            raise _bad("'valueInputOption' is required but not specified")
-        if option not in _INPUT_OPTIONS:
-            raise _bad(f"Invalid value at 'value_input_option', \"{option}\"")
+        option = _input_option(payload)
         data = payload.get("data") or []
         if not isinstance(data, list):
             raise _bad("Invalid data: must be a list of ValueRange")
@@ -217,6 +255,15 @@ class _ValuesApi(_ApiBase):
         if responses:
             out["responses"] = responses
         return out
+
+
+def _input_option(payload: dict[str, Any]) -> str:
+    option = payload.get("valueInputOption")
+    if option is None or option == "INPUT_VALUE_OPTION_UNSPECIFIED":
+        raise _bad("'valueInputOption' is required but not specified")
+    if option not in _INPUT_OPTIONS:
+        raise _bad(f"Invalid value at 'value_input_option', \"{option}\"")
+    return option
 
 
 def _filtered(book: _Book, data_filter: Any) -> tuple[_Sheet | None, tuple[int, int, int, int]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from sheetmaster.kit import Context, Order, Status, values
+from sheetmaster.kit import Context, Order, Status, plural, values
 
 from .. import reasons
 from ..orders import (
@@ -177,7 +177,7 @@ def annex_partner(ctx: Context, order: Order, state: State) -> None:
     gone(ctx, partner, f"annexed by {state.name}")
     ctx.emit(state.name, "annexed", f"{state.name} annexes {partner.name}: {', '.join(taken)}")
     hit(ctx, state, f"the annexation of {partner.name}", stability=1, happiness=1)
-    ctx.resolve(order, Status.APPLIED, f"annexed {partner.name} ({len(taken)} provinces)")
+    ctx.resolve(order, Status.APPLIED, f"annexed {partner.name} ({plural(len(taken), 'province')})")
 
 
 def choose_at_one(ctx: Context, order: Order, state: State) -> None:

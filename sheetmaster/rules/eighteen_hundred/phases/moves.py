@@ -3,7 +3,7 @@ then the tokens it did not place are discarded (F20)."""
 
 from __future__ import annotations
 
-from sheetmaster.kit import Order, Status
+from sheetmaster.kit import Order, Status, plural
 
 from .. import reasons as r
 from ..data import total
@@ -62,7 +62,7 @@ def _move(ctx: Ctx, order: Order) -> str:
     world.nations[nation].moved["pops"] = world.nations[nation].moved.get("pops", 0) + count
     ctx.resolve(order, Status.APPLIED, f"{count} pop{'s' if count > 1 else ''} moved from "
                 f"{start} to {to}")
-    ctx.emit(nation, "pops moved", f"{nation} moves {count} pops from {start} to {to}")
+    ctx.emit(nation, "pops moved", f"{nation} moves {plural(count, 'pop')} from {start} to {to}")
     return ""
 
 

@@ -10,7 +10,7 @@ missed, and the GM is told.
 
 from __future__ import annotations
 
-from sheetmaster.kit import GM_ONLY, PRIVATE, Context, Order, Status, values
+from sheetmaster.kit import GM_ONLY, PRIVATE, Context, Order, Status, plural, values
 from sheetmaster.rules.common.agreements import Offers
 
 from .. import reasons
@@ -102,7 +102,8 @@ def _offer(ctx: Context, offer: Order, accept: Order | None) -> None:
     ctx.timers.start(AGREEMENT, row.payer, f"{row.kind} {deal}", None, order_row=offer.row,
                      data={"agreement": deal, "payee": row.payee})
     text = f"{row.kind} {deal} between {proposer.name} and {other}: {row.payer} pays " \
-           f"{row.payee} {row.payment} a season for {seasons} seasons from turn {row.next_due}"
+           f"{row.payee} {row.payment} a season for {plural(seasons, 'season')} from turn "\
+           f"{row.next_due}"
     ctx.emit(proposer.name, "agreement", text)
     ctx.resolve(offer, Status.APPLIED, text)
     ctx.resolve(accept, Status.APPLIED, text)

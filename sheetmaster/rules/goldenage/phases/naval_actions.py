@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheetmaster.kit import Context, Order, Status, values
+from sheetmaster.kit import Context, Order, Status, plural, values
 
 from .. import data, reasons
 from ..orders import BLOCKADE, DISEMBARK, SUPPLY, SUPPORT_COASTAL
@@ -219,16 +219,16 @@ def settle_blockades(ctx: Context) -> None:
         need = need_port if province else need_zone
         what = f"the port of {province}" if province else zone
         if have < need:
-            ctx.resolve(order, Status.BLOCKED, f"{have} of the {need} ships a blockade of "
-                        f"{what} needs")
+            ctx.resolve(order, Status.BLOCKED, f"{have} of the {plural(need, 'ship')} a "
+                        f"blockade of {what} needs")
             continue
         if province:
             world.port(province).blockaded = True
         elif nation not in world.seas[zone].blockaders:
             world.seas[zone].blockaders.append(nation)
-        ctx.resolve(order, Status.APPLIED, f"{nation} blockades {what} ({have} ships)")
+        ctx.resolve(order, Status.APPLIED, f"{nation} blockades {what} ({plural(have, 'ship')})")
     for (nation, zone, province), have in counts.items():
         need = need_port if province else need_zone
         if have >= need:
             what = f"the port of {province}" if province else zone
-            ctx.emit(nation, "blockade", f"{nation} blockades {what} with {have} ships")
+            ctx.emit(nation, "blockade", f"{nation} blockades {what} with {plural(have, 'ship')}")

@@ -96,15 +96,20 @@ def _stop(ctx: Context, ship: Unit, immune: set[str]) -> str:
     return ""
 
 
+def _route(route: str) -> str:
+    """'to Algiers', or 'along Tyrrhenian Sea -> Algiers' for a route of several zones."""
+    return f"along {route}" if " -> " in route else f"to {route}"
+
+
 def _report(ctx: Context, plan: ShipPlan) -> None:
     ship = plan.ship
     route = " -> ".join(plan.path[:plan.step])
     if plan.stopped:
-        ctx.emit(ship.nation, "naval move", f"{ship.name} moved {route} and stopped in "
-                 f"{ship.at}: {plan.stopped}")
+        ctx.emit(ship.nation, "naval move", f"{ship.name} moved {_route(route)} and stopped "
+                 f"in {ship.at}: {plan.stopped}")
         ctx.resolve(plan.move, Status.PARTIAL, f"stopped in {ship.at}: {plan.stopped}")
         return
-    ctx.emit(ship.nation, "naval move", f"{ship.name} moved {route}")
+    ctx.emit(ship.nation, "naval move", f"{ship.name} moved {_route(route)}")
     where = f"the port of {ship.at}" if ship.at in ctx.world.provinces else ship.at
     used = len(plan.path)
     ctx.resolve(plan.move, Status.APPLIED, f"moved to {where} ({used} action"

@@ -7,7 +7,7 @@ to next Season."
 
 from __future__ import annotations
 
-from sheetmaster.kit import PRIVATE, Context, Status
+from sheetmaster.kit import PRIVATE, Context, Status, plural
 
 from .. import data
 from ..orders import REWARD
@@ -52,7 +52,7 @@ def publish_map(ctx: Context) -> None:
         mine = owned.get(nation.name, [])
         lost = [p for p in mine if world.provinces[p].occupied_by]
         held = occupying.get(nation.name, [])
-        text = f"{nation.name}: {len(mine)} provinces"
+        text = f"{nation.name}: {plural(len(mine), 'province')}"
         if lost:
             text += f", {len(lost)} occupied ({', '.join(lost)})"
         if held:

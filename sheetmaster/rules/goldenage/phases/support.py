@@ -4,7 +4,7 @@ support order gets its result, and Infantry cutting a larger force's support ris
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, Status
+from sheetmaster.kit import Context, Status, plural
 
 from .. import data
 from ..world import GoldenWorld
@@ -71,7 +71,7 @@ def cut_attrition(ctx: Context, field: Battlefield) -> None:
         if 2 * len(cuts) >= force:
             continue
         roll = ctx.dice.roll(data.CUT_DIE, nation, f"cutting the support of {target}'s "
-                             f"{force} units in {where} with {len(cuts)}",
+                             f"{plural(force, 'unit')} in {where} with {len(cuts)}",
                              name=f"cut {nation} {where}")
         if roll > data.CUT_LOSES_AT_MOST:
             continue

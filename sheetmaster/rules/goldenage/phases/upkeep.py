@@ -8,7 +8,7 @@ orders will not be processed unless the required disband orders are present and 
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, Order, Status
+from sheetmaster.kit import Context, Order, Status, plural
 from sheetmaster.rules.common.upkeep import disband_until_paid
 
 from .. import data, reasons
@@ -83,8 +83,8 @@ def pay_upkeep(ctx: Context) -> None:
             continue
         paid = min(cost, nation.currency)
         nation.currency -= paid
-        treasury(ctx, nation, f"paid {paid} military upkeep ({len(kept)} units, "
-                              f"{len(forts)} active forts)")
+        treasury(ctx, nation, f"paid {paid} military upkeep ({plural(len(kept), 'unit')}, "
+                              f"{plural(len(forts), 'active fort')})")
 
 
 def _upkeep(ctx: Context, nation: Nation, relieved: set[str]) -> tuple[int, int]:

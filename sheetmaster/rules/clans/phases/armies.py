@@ -72,7 +72,7 @@ def raise_armies(ctx: Context) -> None:
         ctx.emit(clan.name, "army raised", f"raised {army.name} ({kind}) in {province.name} "
                                            f"for {price} coins; coins now {clan.coins}, "
                                            f"armies {armies + 1} of {limit}")
-        ctx.resolve(order, Status.APPLIED, f"raised {army.name} for {cost} coins")
+        ctx.resolve(order, Status.APPLIED, f"raised {army.name} for {plural(cost, 'coin')}")
 
 
 def move_armies(ctx: Context) -> None:

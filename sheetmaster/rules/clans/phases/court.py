@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, Order, Status
+from sheetmaster.kit import Context, Order, Status, plural
 from sheetmaster.rules.common.agreements import NO_OFFER
 from sheetmaster.rules.common.treasury import pay
 
@@ -68,7 +68,7 @@ def hire(ctx: Context, order: Order, clan: Clan) -> None:
     price = f"{data.ADVISOR_PRICE}" + (f" {show_off(off)} = {cost}" if off else "")
     ctx.emit(clan.name, "advisor hired", f"hired {who} for {price} coins; coins now "
                                          f"{clan.coins}")
-    ctx.resolve(order, Status.APPLIED, f"hired {who} for {cost} coins")
+    ctx.resolve(order, Status.APPLIED, f"hired {who} for {plural(cost, 'coin')}")
 
 
 def accept(ctx: Context, order: Order, clan: Clan) -> None:
@@ -85,9 +85,9 @@ def accept(ctx: Context, order: Order, clan: Clan) -> None:
         return
     offer.status, offer.since = "", ctx.turn
     who = f"Great {offer.skill} (also {offer.second})" if offer.great else offer.skill
-    ctx.emit(clan.name, "advisor hired", f"took the travelling {who} for {cost} coins; coins "
-                                         f"now {clan.coins}")
-    ctx.resolve(order, Status.APPLIED, f"the travelling {who} joins for {cost} coins")
+    ctx.emit(clan.name, "advisor hired", f"took the travelling {who} for "
+                                         f"{plural(cost, 'coin')}; coins now {clan.coins}")
+    ctx.resolve(order, Status.APPLIED, f"the travelling {who} joins for {plural(cost, 'coin')}")
 
 
 def dismiss(ctx: Context, order: Order, clan: Clan) -> None:

@@ -146,8 +146,9 @@ def _pay_wages(ctx: Context, world: ClansWorld, clan: Clan) -> None:
         world.retire(leaver, "left: wages unpaid")
         court.remove(leaver)
         ctx.emit(clan.name, "advisor leaves", f"the {'Great ' if leaver.great else ''}"
-                                              f"{leaver.skill} leaves: {wages} coins of wages "
-                                              f"cannot be paid from {clan.coins}")
+                                              f"{leaver.skill} leaves: "
+                                              f"{plural(wages, 'coin')} of wages cannot be paid "
+                                              f"from {clan.coins}")
         wages = sum(wage(a) for a in court)
     paid = min(wages, clan.coins)
     clan.coins -= paid

@@ -84,10 +84,10 @@ def prospect(ctx: Context, order: Order, clan: Clan) -> None:
         found = data.MOUNTAIN_RESOURCES[band] if band < len(data.MOUNTAIN_RESOURCES) else ""
         if found in province.found:
             found = ""
-    price = f"{cost} coins" + (f" ({', '.join(notes)})" if notes else "")
+    price = f"{plural(cost, 'coin')}" + (f" ({', '.join(notes)})" if notes else "")
     if found:
         province.found.append(found)
     what = f"found {found}" if found else "found nothing"
     ctx.emit(clan.name, "prospecting", f"prospected {province.name} for {price}: d100 {roll}, "
                                        f"{what}; coins now {clan.coins}")
-    ctx.resolve(order, Status.APPLIED, f"{what} (d100 {roll}, {cost} coins)")
+    ctx.resolve(order, Status.APPLIED, f"{what} (d100 {roll}, {plural(cost, 'coin')})")

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
+from sheetmaster.kit import plural
+
 from ..tables import Government
 
 INCOME_RULE = (
@@ -75,7 +77,7 @@ def military(invested: Decimal, *, tribal: bool, behind: int,
     if behind:
         factor = max(Decimal(0), 1 - QUARTER * behind)
         strength *= factor
-        note.append(f"x {ev(factor * 100)}% ({behind} technologies behind)")
+        note.append(f"x {ev(factor * 100)}% ({plural(behind, 'technology')} behind)")
     if government.military_percent:
         strength += strength * Decimal(government.military_percent) / 100
         strength = max(Decimal(0), strength)

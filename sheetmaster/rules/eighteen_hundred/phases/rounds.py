@@ -4,7 +4,7 @@ game ends)."""
 
 from __future__ import annotations
 
-from sheetmaster.kit import PUBLIC
+from sheetmaster.kit import PUBLIC, plural
 
 from ..data import DEVELOPMENT, GLOBAL_EVENT
 from ..settings import DRAFT, LAST_ROUND, ROUNDS_PER_ERA, era_of
@@ -58,8 +58,8 @@ def lay_out_round(ctx: Ctx, rnd: int) -> None:
     for card in drawn:
         world.rows.append(FaceUp(card, DRAFT_ROW, rnd, ""))
     left = ", ".join(r.card for r in world.face_up()) or "none"
-    ctx.emit(dealer, "draft row", f"{dealer} deals {len(drawn)} development cards face up "
-             f"for round {rnd}: {', '.join(drawn) or 'none'} (face up now: {left})")
+    ctx.emit(dealer, "draft row", f"{dealer} deals {plural(len(drawn), 'development card')} "
+             f"face up for round {rnd}: {', '.join(drawn) or 'none'} (face up now: {left})")
 
 
 def end_round(ctx: Ctx) -> None:

@@ -164,7 +164,7 @@ def _fall_due(ctx: Context, agreement: Agreement, paid: bool) -> None:
     if agreement.payments_left <= 0:
         agreement.status = COMPLETE
         done = "Loan Complete" if agreement.kind == LOAN_KIND else "Trade Complete"
-        text = f"{done}: {agreement.name} ({agreement.missed} payments missed)"
+        text = f"{done}: {agreement.name} ({plural(agreement.missed, 'payment')} missed)"
         if timer is not None:
             ctx.timers.complete(timer, text)
         else:

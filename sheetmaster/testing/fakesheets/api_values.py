@@ -168,9 +168,7 @@ class _ValuesApi(_ApiBase):
         data = payload.get("data") or []
         if not isinstance(data, list):
             raise _bad("Invalid data: must be a list of DataFilterValueRange")
-        responses = []
-        sheets: set[int] = set()
-        totals = {"rows": 0, "cols": 0, "cells": 0}
+        answered: list[tuple[dict[str, Any], int]] = []
         for i, value_range in enumerate(data):
             if not isinstance(value_range, dict) or "dataFilter" not in value_range:
                 raise _bad(f"Invalid data[{i}]: a dataFilter is required")
@@ -184,19 +182,8 @@ class _ValuesApi(_ApiBase):
                            f"{_a1(sheet, r0, r1, c0, c1)} the data filter selects")
             result = _write(book, sheet, r0, c0, rows, option, f"data[{i}].values")
             result["dataFilter"] = value_range["dataFilter"]
-            responses.append(result)
-            if result.get("updatedCells"):
-                sheets.add(sheet.id)
-                totals["rows"] += result["updatedRows"]
-                totals["cols"] += result["updatedColumns"]
-                totals["cells"] += result["updatedCells"]
-        out: dict[str, Any] = {"spreadsheetId": book.id}
-        if totals["cells"]:
-            out.update(totalUpdatedRows=totals["rows"], totalUpdatedColumns=totals["cols"],
-                       totalUpdatedCells=totals["cells"], totalUpdatedSheets=len(sheets))
-        if responses:
-            out["responses"] = responses
-        return out
+            answered.append((result, sheet.id))
+        return _batch_answer(book, answered)
 
     def _get_by_data_filter(self, spreadsheet_id: str, payload: dict[str, Any]) -> dict:
         """values:batchGetByDataFilter with ``a1Range`` or ``gridRange`` filters (a grid
@@ -235,26 +222,28 @@ class _ValuesApi(_ApiBase):
             raise _bad("Invalid data: must be a list of ValueRange")
         params = {k: [str(v)] for k, v in payload.items()
                   if k in ("includeValuesInResponse", "responseValueRenderOption")}
-        responses = []
-        sheets: set[int] = set()
-        totals = {"rows": 0, "cols": 0, "cells": 0}
+        answered: list[tuple[dict[str, Any], int]] = []
         for i, value_range in enumerate(data):
             if not isinstance(value_range, dict) or "range" not in value_range:
                 raise _bad(f"Invalid data[{i}]: a range is required")
             result = self._update_one(book, value_range["range"], value_range, option, params)
-            responses.append(result)
-            if result.get("updatedCells"):
-                sheets.add(book.resolve(value_range["range"])[0].id)
-                totals["rows"] += result["updatedRows"]
-                totals["cols"] += result["updatedColumns"]
-                totals["cells"] += result["updatedCells"]
-        out: dict[str, Any] = {"spreadsheetId": book.id}
-        if totals["cells"]:
-            out.update(totalUpdatedRows=totals["rows"], totalUpdatedColumns=totals["cols"],
-                       totalUpdatedCells=totals["cells"], totalUpdatedSheets=len(sheets))
-        if responses:
-            out["responses"] = responses
-        return out
+            answered.append((result, book.resolve(value_range["range"])[0].id))
+        return _batch_answer(book, answered)
+
+
+def _batch_answer(book: _Book, answered: list[tuple[dict[str, Any], int]]) -> dict[str, Any]:
+    """A values batch update's answer: each range's result (with its tab's sheetId), and the
+    totals of the ranges that changed cells."""
+    changed = [(result, sheet) for result, sheet in answered if result.get("updatedCells")]
+    out: dict[str, Any] = {"spreadsheetId": book.id}
+    if changed:
+        out.update(totalUpdatedRows=sum(r["updatedRows"] for r, _ in changed),
+                   totalUpdatedColumns=sum(r["updatedColumns"] for r, _ in changed),
+                   totalUpdatedCells=sum(r["updatedCells"] for r, _ in changed),
+                   totalUpdatedSheets=len({sheet for _, sheet in changed}))
+    if answered:
+        out["responses"] = [result for result, _ in answered]
+    return out
 
 
 def _input_option(payload: dict[str, Any]) -> str:

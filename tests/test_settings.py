@@ -102,3 +102,17 @@ def test_a_turn_that_needs_one_blank_setting_names_only_that_one():
         play(toll_rules(), [{"player": "Stark", "order": "pay", "amount": 1},
                             {"player": "Stark", "order": "pay", "amount": 2}])
     assert len(caught.value.problems) == 1
+
+
+def test_every_missing_settings_row_is_named_at_once():
+    """Two rows a settings tab lacks are two problems, though neither has a row to name."""
+    def two_prices(ctx) -> None:
+        ctx.settings_table("Costs").get("Infantry", 2, column="cost")
+        ctx.settings_table("Costs").get("Cavalry", 1, column="cost")
+
+    rules = ruleset(Phase("c", "price", two_prices), tables=(COSTS,))
+    with pytest.raises(StateError) as caught:
+        play(rules, tables={"Costs": []})
+    assert [str(p) for p in caught.value.problems] == [
+        "tab 'Costs': this turn needs a row for unit type Infantry, tech level 2; add one",
+        "tab 'Costs': this turn needs a row for unit type Cavalry, tech level 1; add one"]

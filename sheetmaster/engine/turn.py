@@ -339,8 +339,16 @@ def _every_missing_setting(first: Problem, ruleset: Ruleset, raw: GameState, see
     # a stand-in may lead the probed turn astray: what it found so far is kept
     with contextlib.suppress(Exception):
         _resolve(ruleset, raw, seed, None, secret, now, False, left_out, probe)
-    where = (first.tab, first.row, first.column)
-    return [first, *(p for p in probe.problems if (p.tab, p.row, p.column) != where)]
+    return [first, *(p for p in probe.problems if _place(p) != _place(first))]
+
+
+def _place(problem: Problem) -> tuple:
+    """Where a missing setting is: its cell, or (a row to add) what it says is missing. The
+    first run and the probe may word one cell's problem differently (a ruleset's own
+    wording, the settings tab's), never two cells alike."""
+    if problem.row is None:
+        return problem.tab, problem.message
+    return problem.tab, problem.row, problem.column
 
 
 def private_notes(world: World) -> dict[str, list[str]]:

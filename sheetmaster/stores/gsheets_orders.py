@@ -28,7 +28,7 @@ that finds such a mark finishes it if the game is back on turn T, and only remov
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self
 
 from sheetmaster.kit.model import GameState, TurnResult
 from sheetmaster.kit.ruleset import Ruleset
@@ -46,9 +46,6 @@ from sheetmaster.stores.gsheets_binding import TAB_FIELDS, is_tab_protection
 from sheetmaster.stores.gsheets_split import RESOLVE, UNDO, Mark
 from sheetmaster.stores.gsheets_undo import UNDO_TAB, read_snapshot
 
-if TYPE_CHECKING:
-    from sheetmaster.stores.gsheets import SheetsStore
-
 #: the folded headers of a verified sender's address (a Google Form's "Email Address").
 EMAIL_HEADERS = ("email", "email address")
 
@@ -58,7 +55,7 @@ class OrdersSheet:
     mixin): ``orders`` is the store of that spreadsheet when the Game tab names one, and the
     methods below are what the shared spreadsheet's store asks of it."""
 
-    orders: SheetsStore | None = None
+    orders: Self | None = None
 
     # -- reading ---------------------------------------------------------------------------
     def with_orders_sheet(self: Any, state: GameState) -> GameState:

@@ -5,7 +5,6 @@ A problem names its tab, row and column, and nothing is resolved."""
 from __future__ import annotations
 
 import re
-from collections import Counter
 from typing import Any
 
 from sheetmaster.kit import LAND, BadValue, MapGraph, Names, Problems, WrittenTab, a, values
@@ -46,7 +45,7 @@ from .tables import (
     Nation,
     Province,
 )
-from .world import EighteenWorld, war_actions
+from .world import EighteenWorld, most_pops, war_actions
 
 _TIMES = re.compile(r"^(?P<name>.*?)\s*x\s*(?P<n>[0-9]+)$", re.I)
 #: the three types the source names, and what each must be
@@ -334,15 +333,7 @@ def _province_columns(world: EighteenWorld, provinces: list[Province]) -> dict[s
         if p.pops:
             pops.setdefault(p.province, {})[p.nation] = p.pops
     return {"improvements": [p.improvements_text() for p in provinces],
-            "controller": [p.regiment or _most_pops(pops.get(p.name, {})) for p in provinces]}
-
-
-def _most_pops(counts: dict[str, int]) -> str:
-    """The nation with strictly more pops than any other; none on a tie (L43, L45, F8, F9)."""
-    ranked = Counter(counts).most_common(2)
-    if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
-        return ""
-    return ranked[0][0]
+            "controller": [p.regiment or most_pops(pops.get(p.name, {})) for p in provinces]}
 
 
 #: the tabs written back after every turn

@@ -140,11 +140,7 @@ class EighteenWorld(World):
         here = self.provinces[province]
         if here.regiment:
             return here.regiment
-        counts = Counter({p.nation: p.pops for p in self.pops_in(province)})
-        ranked = counts.most_common(2)
-        if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
-            return ""
-        return ranked[0][0]
+        return most_pops({p.nation: p.pops for p in self.pops_in(province)})
 
     def regiments_of(self, nation: str) -> list[Province]:
         return [p for p in self.provinces.values() if p.regiment == nation]
@@ -218,6 +214,14 @@ class EighteenWorld(World):
 
 #: what every phase of 1800 gets: the engine's context, its ``ctx.world`` the EighteenWorld.
 Ctx = Context[EighteenWorld]
+
+
+def most_pops(counts: dict[str, int]) -> str:
+    """The nation with strictly more pops than any other; none on a tie (L43, L45, F8, F9)."""
+    ranked = Counter(counts).most_common(2)
+    if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
+        return ""
+    return ranked[0][0]
 
 
 def war_actions(world: EighteenWorld, nation: str) -> int:

@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from sheetmaster.kit import values
+from sheetmaster.kit.entities import append_rows
 from sheetmaster.kit.model import GameState
 from sheetmaster.kit.ruleset import Ruleset
 from sheetmaster.kit.schema import Table
@@ -66,12 +67,12 @@ def settings_status(ruleset: Ruleset, state: GameState) -> list[SettingStatus]:
         value = game.get(values.fold(setting.name), (None, None))[1]
         if setting.written:
             status = "sheetmaster"
-        elif not _blank(value):
+        elif not values.is_blank(value):
             status = "set"
         else:
             status = "blank" if setting.default is None else "default"
         held = setting.default if status == "default" else value
-        out.append(SettingStatus(setting.name, "" if _blank(held) else shown(held), status,
+        out.append(SettingStatus(setting.name, "" if values.is_blank(held) else shown(held), status,
                                  setting.help))
     return out
 
@@ -81,8 +82,8 @@ def tabs_status(ruleset: Ruleset, state: GameState) -> list[TabStatus]:
     out = []
     for table in settings_tables(ruleset):
         frame = state.tables[table.tab]
-        blanks = {c.name: int(frame[c.name].map(_blank).sum()) for c in _value_columns(table)
-                  if c.name in frame.columns}
+        blanks = {c.name: int(frame[c.name].map(values.is_blank).sum())
+                  for c in _value_columns(table) if c.name in frame.columns}
         out.append(TabStatus(table.tab, len(frame), {k: n for k, n in blanks.items() if n}))
     return out
 
@@ -122,7 +123,7 @@ def _fill_game(ruleset: Ruleset, mine: GameState, other: GameState,
         key = values.fold(setting.name)
         row, value = have.get(key, (None, None))
         given = theirs.get(key, (None, None))[1]
-        if not _blank(value) or _blank(given):
+        if not values.is_blank(value) or values.is_blank(given):
             continue
         filled.append(Filled(GAME_TAB, setting.name, "value", given))
         if row is None:
@@ -135,33 +136,29 @@ def _fill_game(ruleset: Ruleset, mine: GameState, other: GameState,
 def _fill_tab(table: Table, mine: pd.DataFrame, other: pd.DataFrame,
               filled: list[Filled]) -> pd.DataFrame:
     frame = mine.copy()
-    rows = {_key(table, record): row for row, record in zip(frame.index, _records(frame))}
+    rows = {_key(table, record): row for row, record in zip(frame.index, frame.to_dict("records"))}
     added = []
-    for record in _records(other):
+    for record in other.to_dict("records"):
         key = _key(table, record)
         shown = ", ".join(values.text(record.get(k)) for k in table.keys)
         if key not in rows:
-            added.append({c: _cell(v) for c, v in record.items() if not _blank(v)})
+            added.append({c: _cell(v) for c, v in record.items() if not values.is_blank(v)})
             filled += [Filled(table.tab, shown, c, _cell(v)) for c, v in record.items()
-                       if c not in table.keys and not _blank(v)]
+                       if c not in table.keys and not values.is_blank(v)]
             continue
         for column in _value_columns(table):
             given = record.get(column.name)
-            if column.name in frame.columns and _blank(frame.loc[rows[key], column.name]) \
-                    and not _blank(given):
+            if column.name in frame.columns and values.is_blank(frame.loc[rows[key], column.name]) \
+                    and not values.is_blank(given):
                 frame.loc[rows[key], column.name] = _cell(given)
                 filled.append(Filled(table.tab, shown, column.name, _cell(given)))
     return _appended(frame, added)
 
 
 def _appended(frame: pd.DataFrame, rows: list[dict[str, Any]]) -> pd.DataFrame:
-    if not rows:
-        return frame
-    start = int(max(frame.index)) + 1 if len(frame) else 2
-    extra = pd.DataFrame(rows, index=range(start, start + len(rows)), dtype=object)
-    grown = pd.concat([frame.astype(object), extra.reindex(columns=frame.columns)])
-    grown.attrs = dict(frame.attrs)
-    return grown
+    """The tab with these rows (a dict each) added at the bottom."""
+    columns = dict.fromkeys(column for row in rows for column in row)
+    return append_rows(frame, {c: [row.get(c) for row in rows] for c in columns})
 
 
 def _game_values(state: GameState) -> dict[str, tuple[int, Any]]:
@@ -181,14 +178,6 @@ def _value_columns(table: Table) -> list:
 
 def _key(table: Table, record: dict[str, Any]) -> tuple[str, ...]:
     return tuple(values.fold(values.text(record.get(k))) for k in table.keys)
-
-
-def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    return frame.to_dict("records")
-
-
-def _blank(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and value != value) or value == ""
 
 
 def shown(value: Any) -> Any:

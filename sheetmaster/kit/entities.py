@@ -291,11 +291,19 @@ def write_rows(table: Table, before: pd.DataFrame, objects: list[Any],
         out[name] = column
     if not new:
         return out
-    start = int(max(out.index)) + 1 if len(out) else 2
-    added = pd.DataFrame({name: [cells[i] for i in new] for name, cells in columns.items()},
-                         index=range(start, start + len(new)), dtype=object)
-    grown = pd.concat([out, added.reindex(columns=out.columns)])
-    grown.attrs = dict(out.attrs)  # e.g. the optional columns the sheet lacks
+    return append_rows(out, {name: [cells[i] for i in new] for name, cells in columns.items()})
+
+
+def append_rows(frame: pd.DataFrame, columns: Mapping[str, list[Any]]) -> pd.DataFrame:
+    """The tab with rows added at the bottom (``columns``: a list of cells per column, one
+    per new row; the tab's other columns blank in them), numbered on from its last row."""
+    count = len(next(iter(columns.values()), []))
+    if not count:
+        return frame
+    start = int(max(frame.index)) + 1 if len(frame) else 2
+    added = pd.DataFrame(dict(columns), index=range(start, start + count), dtype=object)
+    grown = pd.concat([frame, added.reindex(columns=frame.columns)])
+    grown.attrs = dict(frame.attrs)  # e.g. the optional columns the sheet lacks
     return grown
 
 
@@ -330,5 +338,5 @@ def write_back(world: W, before: GameState, tabs: Sequence[WrittenTab[W]]
     return out
 
 
-__all__ = ["WrittenTab", "a", "check_both_sides", "check_not_gm", "check_unique", "key_lookups",
-           "load_rows", "write_back", "write_rows"]
+__all__ = ["WrittenTab", "a", "append_rows", "check_both_sides", "check_not_gm", "check_unique",
+           "key_lookups", "load_rows", "write_back", "write_rows"]

@@ -28,7 +28,7 @@ that finds such a mark finishes it if the game is back on turn T, and only remov
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any
 
 from sheetmaster.kit.model import GameState, TurnResult
 from sheetmaster.kit.ruleset import Ruleset
@@ -45,6 +45,9 @@ from sheetmaster.stores.gsheets_batches import (
 from sheetmaster.stores.gsheets_binding import TAB_FIELDS, is_tab_protection
 from sheetmaster.stores.gsheets_split import RESOLVE, UNDO, Mark
 from sheetmaster.stores.gsheets_undo import UNDO_TAB, read_snapshot
+
+if TYPE_CHECKING:
+    from typing import Self  # Python 3.11; annotations only, so 3.10 runs this module
 
 #: the folded headers of a verified sender's address (a Google Form's "Email Address").
 EMAIL_HEADERS = ("email", "email address")

@@ -224,3 +224,17 @@ def test_undo_from_the_command_line(tmp_path, capsys):
     assert main(["undo", str(path)]) == 0
     assert "back on turn 2" in capsys.readouterr().out
     assert digest(path) == before
+
+
+def test_new_on_a_later_turn_publishes_that_turns_commitment(tmp_path, capsys):
+    from sheetmaster.kit import fairness
+
+    path = tmp_path / "running.xlsx"
+    assert main(["new", "claims", str(path), "--turn", "7"]) == 0
+    game = {r[0]: r[1] for r in openpyxl.load_workbook(path)["Game"].iter_rows(values_only=True)}
+    secret = fairness.secret_path(path).read_text().strip()
+    assert game["turn"] == 7
+    assert game["dice commitment"] == fairness.turn_dice(secret, 7).commitment
+    assert main(["new", "claims", str(tmp_path / "x.xlsx"), "--turn", "0"]) == 2
+    assert main(["new", "claims", str(tmp_path / "y.xlsx"), "--turn", "3", "--example"]) == 2
+    assert "first turn is 1" in capsys.readouterr().err

@@ -59,6 +59,15 @@ def cmd_new(args: argparse.Namespace) -> int:
         # An example's dice secret is public (it is in the ruleset's code): fine for a try.
         settings = dict(settings)
         secret = values.text(settings.pop("seed", "")) or secret
+    if args.turn is not None:
+        if args.example:
+            raise UsageError("--turn starts a blank game on a later turn; an example game "
+                             "starts where it starts")
+        if args.turn < ruleset.first_turn:
+            raise UsageError(f"--turn: a {ruleset.name} game's first turn is "
+                             f"{ruleset.first_turn}")
+        turn = args.turn
+        settings["turn"] = turn
     first = int(settings.get("turn", turn))  # the turn the game starts on
     settings[DICE_COMMITMENT] = fairness.turn_dice(secret, first).commitment
     state = build_state(ruleset, tables, orders, turn=turn, settings=settings)
@@ -156,6 +165,9 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
                    ).completer = ruleset_names  # type: ignore[attr-defined]
     p.add_argument("file", help="the .xlsx file to create")
     p.add_argument("--example", action="store_true", help="fill it with the example game")
+    p.add_argument("--turn", type=int, metavar="N",
+                   help="a game already under way: the blank game is on turn N (the Game "
+                        "tab's turn, and turn N's dice commitment)")
     p.add_argument("--force", action="store_true", help="overwrite the file if it exists")
     p.set_defaults(run=cmd_new)
 

@@ -117,7 +117,7 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
             command, game_label(args), ruleset, shown, dry_run=not outcome.written,
             written=outcome.written, report=report, practice=outcome.practice)))
         return code
-    print(f"turn {result.turn}: {len(shown.results)} orders")
+    print(f"turn {result.turn}: {len(shown.results)} order{'' if len(shown.results) == 1 else 's'}")
     if any(kind.secret or kind.secret_when for kind in ruleset.order_kinds):
         print(PRIVATE_NOTE)
     if outcome.practice:

@@ -65,9 +65,6 @@ class Order:
     batch: Any = field(default=None, repr=False, compare=False)
     index: int = field(default=-1, repr=False, compare=False)
 
-    def label(self) -> str:
-        return f"{self.kind} (order row {self.row})"
-
 
 #: what the shared sheet says of a secret order's outcome; the player's report says the rest.
 PRIVATE_REASON = "private: your own turn report says what happened"

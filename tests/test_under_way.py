@@ -80,3 +80,23 @@ def test_typing_fills_a_key_row_and_appends_others_and_a_wrong_reading_fails(tmp
     (tmp_path / "running.xlsx").unlink()
     with pytest.raises(AssertionError, match="README line 20: the Players tab reads"):
         walkthrough.follow(wrong, tmp_path, lambda argv: main(["-q", *argv]))
+
+
+TWO_ORDERS = """## Starting a game already under way
+
+`sheetmaster new claims running.xlsx`
+
+In the **Orders** tab, type:
+
+| player | order | amount |
+|---|---|---|
+| Avalon | build armies | 1 |
+| Avalon | build armies | 2 |
+"""
+
+
+def test_rows_of_one_table_with_the_same_first_cell_are_each_typed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    walkthrough.follow(TWO_ORDERS, tmp_path, lambda argv: main(["-q", *argv]))
+    orders = walkthrough.tab_rows(tmp_path / "running.xlsx", "Orders", ["player", "amount"], 0)
+    assert orders == [["Avalon", "1"], ["Avalon", "2"]]

@@ -14,6 +14,7 @@ from sheetmaster.kit import (
     Problems,
     WrittenTab,
     lookup_name,
+    plural,
     values,
 )
 
@@ -74,6 +75,8 @@ def build_world(loaded, problems: Problems) -> ClansWorld:
     for rule in rows[INDEPENDENTS.tab]:
         _read_independents(world, rule, problems)
         world.independents.append(rule)
+    for clan in world.clans.values():
+        _check_not_started(world, clan, problems)
     for clan in world.clans.values():
         clan.over_slots_at_start = len(world.court(clan.name)) > advisor_slots(clan)
     return world
@@ -158,6 +161,24 @@ def _check_capital(world: ClansWorld, clan: Clan, problems: Problems) -> None:
     elif not clan.started and province.owner not in ("", clan.name):
         problems.add(CLANS.tab, clan.row, "capital", f"starting province '{clan.capital}' is "
                      f"held by {province.owner}")
+
+
+def _check_not_started(world: ClansWorld, clan: Clan, problems: Problems) -> None:
+    """A clan with a blank 'started on turn' is set up as the turn starts (10000 coins more, a
+    Castle, 2 Spearmen): one that already has armies, advisors or more provinces than its
+    starting one is a game under way whose cell was left blank."""
+    if clan.started or clan.destroyed:
+        return
+    armies, court = len(world.armies_of(clan.name)), len(world.court(clan.name))
+    held = [plural(armies, "army")] if armies else []
+    held += [plural(court, "advisor")] if court else []
+    held += [p.name for p in world.provinces_of(clan.name) if p.name != clan.capital]
+    if held:
+        listed = held[0] if len(held) == 1 else f"{', '.join(held[:-1])} and {held[-1]}"
+        problems.add(CLANS.tab, clan.row, "started on turn", f"is blank, which sets {clan.name} "
+                     f"up as a new clan this turn (a Castle, 2 Spearmen, 10000 more coins), yet "
+                     f"it already has {listed}: type the turn it started (1 if it began with "
+                     f"the game)")
 
 
 def _read_independents(world: ClansWorld, rule, problems: Problems) -> None:

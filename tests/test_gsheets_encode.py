@@ -13,8 +13,8 @@ from sheetmaster.kit.values import is_blank
 from sheetmaster.stores.gsheets_batches import BATCH, Part, plan_write, request_json
 from sheetmaster.stores.gsheets_encode import (
     cell_blocks,
-    cell_json,
     cell_bound,
+    cell_json,
     cell_requests,
     value_ranges,
 )

@@ -316,6 +316,26 @@ def test_batch_update_applies_valid_requests(gc, server, sid):
     assert gc.open_by_key(sid).title == "Game 2"
 
 
+def test_update_cells_from_a_start_writes_only_the_cells_each_row_holds(gc, server, sid):
+    """"start: The coordinate to start writing data at. Any number of rows and columns
+    (including a different number of columns per row) may be written." (UpdateCellsRequest):
+    a row with fewer cells, or none ({}), leaves the cells past its own alone, unlike a
+    ``range``, whose cells without data are cleared; requests apply in order."""
+    def text(t):
+        return {"userEnteredValue": {"stringValue": t}}
+
+    gc.open_by_key(sid).batch_update({"requests": [
+        {"repeatCell": {"range": {"sheetId": 0, "startRowIndex": 0, "endRowIndex": 3,
+                                  "startColumnIndex": 1, "endColumnIndex": 2},
+                        "cell": text("same"), "fields": "userEnteredValue"}},
+        {"updateCells": {"start": {"sheetId": 0, "rowIndex": 0, "columnIndex": 0},
+                         "rows": [{"values": [text("a")]}, {}, {"values": [{}, text("b")]}],
+                         "fields": "userEnteredValue"}},
+    ]})
+    assert server.values(sid, "Orders") == [["a", "same", "qty"], ["ann", "same", 3],
+                                            ["", "b", 1.5]]
+
+
 def test_batch_update_with_an_invalid_request_applies_nothing(gc, server, sid):
     sh = gc.open_by_key(sid)
     before = server.metadata(sid)

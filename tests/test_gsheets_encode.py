@@ -14,6 +14,7 @@ from sheetmaster.stores.gsheets_batches import BATCH, Part, plan_write, request_
 from sheetmaster.stores.gsheets_encode import (
     cell_blocks,
     cell_bound,
+    cell_json,
     cell_requests,
     value_ranges,
 )
@@ -145,6 +146,33 @@ def test_a_write_that_fits_is_one_request_without_the_mark():
         request_json(unlock)])]
     one_value = {(3, 0): {r: "same" for r in range(2, 50_002)}}
     assert len(plan_write([one_value], limit=2_000)) == 1  # a repeatCell
+
+
+def test_a_column_mostly_of_one_value_is_set_by_one_repeat_cell_then_the_rest():
+    """A rectangle's column mostly of one value: a repeatCell over its rows first, then
+    the rows' other cells, leaving that value out; shorter, and the same cells."""
+    cells = {(5, 11): {r: "applied" if r % 3 else "rejected" for r in range(2, 300)},
+             (5, 12): {r: f"result {r}" for r in range(2, 300)}}
+    blocks = cell_blocks(cells)
+    assert len(blocks) == 1 and not blocks[0].repeat
+    texts = list(cell_requests(blocks[0], 1_000_000))
+    requests_ = json.loads("[" + texts[0] + "]")  # one text: requests sent together
+    assert len(texts) == 1 and [list(r) for r in requests_] == [
+        ["repeatCell"], ["updateCells"], ["updateCells"]]
+    assert requests_[0]["repeatCell"]["cell"] == {"userEnteredValue": {"stringValue": "applied"}}
+    assert written([Part(BATCH, texts)]) == wanted(cells)
+    plain = sum(len(cell_json(v)) + 1 for rows in cells.values() for v in rows.values())
+    assert len(texts[0]) < plain
+    assert cell_bound(cells) <= len(texts[0])
+
+
+def test_rectangles_of_the_same_columns_a_few_rows_apart_are_one_request():
+    cells = {(2, 1): {r: f"Nation {r}" for r in (2, 3, 9, 20, 21, 40, 200)}}
+    texts = [t for b in cell_blocks(cells) for t in cell_requests(b, 1_000_000)]
+    assert len(texts) == 2  # rows 2-40 in one (a row between them is {}), then row 200
+    assert written([Part(BATCH, texts)]) == wanted(cells)
+    rows = json.loads(texts[0])["updateCells"]["rows"]
+    assert len(rows) == 39 and rows[2] == {}
 
 
 def test_merged_snapshot_lines_put_back_the_very_same_cells():

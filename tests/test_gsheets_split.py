@@ -20,10 +20,11 @@ from sheetmaster.stores.gsheets_undo import DIGEST
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.upload import upload_state
 
-LIMIT = 6_000
+#: a limit under which the turn takes four requests, the snapshot whole in the first.
+LIMIT = 5_000
 #: a limit under which the undo snapshot itself takes several requests, and so does an undo
 #: (it writes runs of blanks, a repeatCell each).
-SMALL_LIMIT = 2_000
+SMALL_LIMIT = 1_500
 #: the test games' dice secret, kept outside the sheet as a real game's is.
 SECRET = "the test game's dice secret"
 

@@ -9,7 +9,12 @@ text is ASCII), so packing requests into bodies never serializes anything again:
   run of one value as one ``repeatCell``. A rectangle never holds a cell the turn does not
   write, except cells of rows added past the end of a tab sheetmaster alone edits, which are
   blank (``{}`` clears what is already empty); a rectangle and a run never overlap, so their
-  order does not matter.
+  order does not matter. Within a rectangle, two documented rules of ``updateCells`` with a
+  ``start`` save bytes ("Any number of rows and columns (including a different number of
+  columns per row) may be written"): a row ``{}`` writes nothing, so rectangles of the same
+  columns a few rows apart are one request; and a column mostly of one value is first set
+  to it by a ``repeatCell`` over the rectangle's rows, then the rows write their other cells
+  in pieces that leave that value out (requests are applied in order, so the pieces win).
 - **values**, for ``values:batchUpdateByDataFilter`` with ``valueInputOption=RAW`` (text is
   stored as it is, never read as a formula or a number; "" clears a cell): a column's rows
   at a time, addressed by sheetId, in which ``null`` leaves a cell as it is ("Null values will
@@ -20,7 +25,7 @@ text is ASCII), so packing requests into bodies never serializes anything again:
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring_ascii as _quote  # type: ignore[attr-defined]
@@ -42,6 +47,9 @@ _CELL_BYTES = 38
 _RUN_BYTES = 140
 #: a run of one value in a column that goes as a repeatCell even in a values write.
 LONG_RUN = 64
+#: rows between two rectangles of the same columns up to which they are one updateCells: a
+#: row between them costs three bytes ('{},' writes nothing), a new updateCells about 120.
+GAP_CELL_ROWS = 32
 _FIELDS = ',"fields":"userEnteredValue"}}'
 
 
@@ -210,16 +218,34 @@ def _kept_rows(sheet_id: int, columns: dict[int, dict[int, Any]], runs: list[Blo
                 if not _as_runs(sheet_id, column, part, by_row, runs):
                     spans[(part[0], part[-1])].append(column)
                 start = i
+    found: list[Block] = []
     for (top, bottom), cols in sorted(spans.items(), key=lambda s: (s[0], s[1][0])):
         group = [cols[0]]
         for c in [*cols[1:], None]:
             if c is not None and c == group[-1] + 1:
                 group.append(c)
                 continue
-            rectangles.append(Block(sheet_id, top - 1, group[0], [
+            found.append(Block(sheet_id, top - 1, group[0], [
                 [columns[g][r] for g in group] for r in range(top, bottom + 1)]))
             if c is not None:
                 group = [c]
+    rectangles += _join_near(found)
+
+
+def _join_near(blocks: list[Block]) -> list[Block]:
+    """Rectangles of the same columns at most GAP_CELL_ROWS rows apart as one, with empty
+    rows (which write nothing) between them."""
+    out: list[Block] = []
+    for block in sorted(blocks, key=lambda b: (b.column, len(b.rows[0]), b.row)):
+        last = out[-1] if out else None
+        if last is not None and (last.column, len(last.rows[0])) == (
+                block.column, len(block.rows[0])):
+            gap = block.row - (last.row + len(last.rows))
+            if 0 <= gap <= GAP_CELL_ROWS:
+                last.rows = last.rows + [[] for _ in range(gap)] + block.rows
+                continue
+        out.append(Block(block.sheet_id, block.row, block.column, list(block.rows)))
+    return out
 
 
 def cell_requests(block: Block, room: int) -> Iterator[str]:
@@ -232,32 +258,85 @@ def cell_requests(block: Block, room: int) -> Iterator[str]:
                f'"cell":{cell_json(block.rows[0][0])}' + _FIELDS)
         return
 
-    def head(row: int) -> str:
-        return (f'{{"updateCells":{{"start":{{"sheetId":{block.sheet_id},"rowIndex":{row},'
-                f'"columnIndex":{block.column}}},"rows":[')
+    texts = [["{}" if v is FILL else cell_json(v) for v in line] for line in block.rows]
+    overhead = len(_head(block.sheet_id, block.row, block.column)) + 1 + len(_FIELDS)
+    start, size = 0, overhead
+    for i, line in enumerate(texts):
+        length = sum(map(len, line)) + len(line) + 12 if line else 2
+        if i > start and size + length + 1 > room:
+            yield _chunk(block, start, i, texts)
+            start, size = i, overhead
+        size += length + 1
+    if start < len(texts):
+        yield _chunk(block, start, len(texts), texts)
 
-    overhead = len(head(block.row)) + 12 + len(_FIELDS)
-    lines: list[str] = []
-    size = overhead
-    first = block.row
-    for i, line in enumerate(block.rows):
-        text = '{"values":[' + ",".join(
-            "{}" if v is FILL else cell_json(v) for v in line) + "]}"
-        if lines and size + len(text) + 1 > room:
-            yield head(first) + ",".join(lines) + "]" + _FIELDS
-            lines, size, first = [], overhead, block.row + i
-        lines.append(text)
-        size += len(text) + 1
-    if lines:
-        yield head(first) + ",".join(lines) + "]" + _FIELDS
+
+def _head(sheet_id: int, row: int, column: int) -> str:
+    return (f'{{"updateCells":{{"start":{{"sheetId":{sheet_id},"rowIndex":{row},'
+            f'"columnIndex":{column}}},"rows":[')
+
+
+def _chunk(block: Block, start: int, stop: int, texts: list[list[str]]) -> str:
+    """Rows ``start`` .. ``stop - 1`` of a rectangle (``texts``: their cells' CellData) as
+    one text of requests: as they are, or, where it is shorter, with some columns first set
+    to their most common value (a repeatCell) and that value left out of the rows."""
+    rows, lines = block.rows[start:stop], texts[start:stop]
+    first = block.row + start
+    best = _rectangle(block.sheet_id, first, block.column, lines, {})
+    candidates = []
+    for j in range(min(map(len, rows))):
+        if any(line[j] is FILL for line in rows):
+            continue  # a cell the turn does not write: no repeatCell may cover it
+        text, count = Counter(line[j] for line in lines).most_common(1)[0]
+        if count * (len(text) + 1) > _RUN_BYTES:
+            candidates.append((count * (len(text) + 1), j, text))
+    chosen: dict[int, str] = {}
+    for _, j, text in sorted(candidates, reverse=True):
+        trial = {**chosen, j: text}
+        out = _rectangle(block.sheet_id, first, block.column, lines, trial)
+        if len(out) < len(best):
+            best, chosen = out, trial
+    return best
+
+
+def _rectangle(sheet_id: int, first: int, column: int, lines: list[list[str]],
+               defaults: dict[int, str]) -> str:
+    """``lines`` (CellData texts) from row ``first``, ``column`` as requests: a repeatCell of
+    each column's default (``defaults``: offset -> CellData) over every line, then the other
+    cells, a run of them in a row at a time, one updateCells for each column such runs start
+    at (a row with none there is ``{}``, which writes nothing)."""
+    out = [f'{{"repeatCell":{{"range":{{"sheetId":{sheet_id},"startRowIndex":{first},'
+           f'"endRowIndex":{first + len(lines)},"startColumnIndex":{column + j},'
+           f'"endColumnIndex":{column + j + 1}}},"cell":{text}' + _FIELDS
+           for j, text in sorted(defaults.items())]
+    pieces: dict[int, dict[int, str]] = defaultdict(dict)
+    for i, line in enumerate(lines):
+        j = 0
+        while j < len(line):
+            if defaults.get(j) == line[j]:
+                j += 1
+                continue
+            k = j + 1
+            while k < len(line) and defaults.get(k) != line[k]:
+                k += 1
+            pieces[j][i] = '{"values":[' + ",".join(line[j:k]) + "]}"
+            j = k
+    for j in sorted(pieces):
+        by_line = pieces[j]
+        top, bottom = min(by_line), max(by_line)
+        out.append(_head(sheet_id, first + top, column + j) + ",".join(
+            by_line.get(i, "{}") for i in range(top, bottom + 1)) + "]" + _FIELDS)
+    return ",".join(out)
 
 
 def cell_bound(cells: Cells) -> int:
     """Fewer bytes than ``cells`` take as CellData, found without building it: each run of
     one value in consecutive rows of a column costs at least a repeatCell or its cells (a
-    blank one ``{}`` and a comma)."""
+    blank one ``{}`` and a comma), and all of a column's cells of one value together at
+    least a repeatCell or their cells (a rectangle may leave them to one)."""
     total = 0
     for by_row in cells.values():
+        per_value: dict[Any, int] = defaultdict(int)
         length, last_row, last = 0, 0, None
         for row in sorted(by_row):
             value = by_row[row]
@@ -265,11 +344,18 @@ def cell_bound(cells: Cells) -> int:
                     values.is_blank(value) and values.is_blank(last))):
                 length += 1
             else:
-                total += _run_bound(last, length)
+                if length:
+                    per_value[_bound_key(last)] += _run_bound(last, length)
                 length = 1
             last_row, last = row, value
-        total += _run_bound(last, length)
+        if length:
+            per_value[_bound_key(last)] += _run_bound(last, length)
+        total += sum(min(cost, _RUN_BYTES) for cost in per_value.values())
     return total
+
+
+def _bound_key(value: Any) -> Any:
+    return "" if values.is_blank(value) else value
 
 
 def _run_bound(value: Any, length: int) -> int:

@@ -31,6 +31,7 @@ from sheetmaster.rules.eighteen_hundred.example.cards import CATALOGUE
 from sheetmaster.stores.xlsx import XlsxStore, backup_path
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.upload import upload_state
+from sheetmaster.testing.golden import load_case
 from testkit import reliability as rel
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -158,6 +159,29 @@ def test_a_run_that_resolves_two_stages_verifies_as_one_turn(tmp_path, capsys):
     player = verify_turn(state, before=XlsxStore(backup_path(game, turn)).load(),
                          before_from="the backup")
     assert not player.failed and player.committed, "\n".join(player.lines())
+
+
+def test_a_chained_wars_draws_come_from_the_turns_seed_and_verify():
+    """The golden case's Great War nobody has an action in, resolved with the game's secret:
+    the chained war ends the round, whose laying out draws (hidden draws, from the turn's
+    dice); the GM's verify resolves the turn again, chained stage and draws alike."""
+    case = load_case(ROOT / "tests" / "golden" / "eighteen_hundred" /
+                     "13-stages-a-war-nobody-acts-in-is-resolved-with-the-turns.yaml")
+    before = case.state()
+    result = resolve(RULES, before, secret=SECRET)
+    lines = [(e.kind, e.text) for e in result.events]
+    war = lines.index(("stage", "1805: era I, round 2 of 8, the war stage (in the same turn: "
+                                "nobody acts in it; no nation at war has a war action "
+                                "(Prussia, France))"))
+    drew = [i for i, (kind, _) in enumerate(lines) if kind == "drew"]
+    assert drew and min(drew) > war  # round 3 laid out by the chained war
+    after = GameState(result.after.tables, dict(result.after.meta))
+    assert dict(zip(after.tables["Game"]["setting"], after.tables["Game"]["value"]))[
+        "stage"] == "draft"
+    gm = verify_turn(after, turn=5, before=before, before_from="the case", secret=SECRET)
+    assert not gm.failed, "\n".join(gm.lines())
+    assert any(ok and "the same Log" in text for ok, text in gm.checks)
+    assert any(ok and text == "and the same sheet" for ok, text in gm.checks)
 
 
 def test_a_blank_game_starts_at_the_setup_turn_and_wants_nations(tmp_path):

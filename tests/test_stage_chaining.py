@@ -69,7 +69,8 @@ def stage_lines(result) -> list[str]:
 def test_a_stage_nobody_acts_in_is_resolved_in_the_same_turn_after_its_own_line():
     result = play(staged(), turn=2, round=1, stage="turns")
     assert traces(result) == [("", "turns of round 1"), ("", "war of round 1")]
-    assert stage_lines(result) == ["2", "2 (in the same turn: nobody acts in it; nobody fights)"]
+    assert stage_lines(result) == ["round 1, the turns stage", "round 1, the war stage (in the "
+                                   "same turn: nobody acts in it; nobody fights)"]
     kinds = [e.kind for e in result.events]
     assert kinds.index(STAGE_EVENT) < kinds.index("trace")  # each stage after its own line
     game = game_settings(result.after)
@@ -113,7 +114,8 @@ def test_a_chained_stage_short_of_a_setting_is_left_whole_to_the_next_turn():
     assert traces(result) == [("", "turns of round 2")]  # nothing of the war
     assert not any(e.sides for e in result.events)  # its die not rolled
     stopped = [e.text for e in result.events if e.kind == STOPPED_EVENT]
-    assert len(stopped) == 1 and "nobody acts in it (nobody fights)" in stopped[0]
+    assert len(stopped) == 1 and stopped[0].startswith(
+        "round 2, the war stage: nobody acts in it (nobody fights)")
     assert "'war chest'" in stopped[0] and "It is the next turn" in stopped[0]
     game = game_settings(result.after)
     assert (game["turn"], game["round"], game["stage"]) == (6, 2, "war")

@@ -483,7 +483,15 @@ STOPPED_EVENT = "stage stopped"
 def _stage_line(ruleset: Ruleset, ctx: Context, why: str = "") -> None:
     """The Log says which stage the lines after it belong to (a calendar with stages)."""
     if ruleset.calendar.stages:
-        ctx.emit("", STAGE_EVENT, ruleset.calendar.label(ctx.date) + why)
+        ctx.emit("", STAGE_EVENT, _stage_name(ruleset, ctx.date) + why)
+
+
+def _stage_name(ruleset: Ruleset, date: Date) -> str:
+    """The calendar's label of ``date`` ('1810: era I, round 3 of 8, the draft stage'), or,
+    if it has none, its round and stage."""
+    if ruleset.calendar.label_setting:
+        return ruleset.calendar.label(date)
+    return f"round {date.round}, the {date.stage} stage"
 
 
 def _nobody_acts(ruleset: Ruleset, ctx: Context, date: Date) -> str:
@@ -514,7 +522,7 @@ def _run_chained(ruleset: Ruleset, ctx: Context, settings: Settings,
         upcoming = replace(upcoming, turn=date.turn, chained=stages + 1)
         if limit is not None and stages >= limit.stages:
             if limit.problem is not None:
-                ctx.emit("", STOPPED_EVENT, f"{ruleset.calendar.label(upcoming)}: nobody acts "
+                ctx.emit("", STOPPED_EVENT, f"{_stage_name(ruleset, upcoming)}: nobody acts "
                          f"in it ({why}), but it is not resolved with this turn: it needs "
                          f"what the game lacks ({limit.problem}). It is the next turn, "
                          f"resolved once that is given")

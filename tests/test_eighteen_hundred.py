@@ -28,9 +28,10 @@ from sheetmaster.kit.values import BadValue
 from sheetmaster.rules.eighteen_hundred import data as vocabulary
 from sheetmaster.rules.eighteen_hundred.example import before_setup
 from sheetmaster.rules.eighteen_hundred.example.cards import CATALOGUE
-from sheetmaster.stores.xlsx import XlsxStore
+from sheetmaster.stores.xlsx import XlsxStore, backup_path
 from sheetmaster.testing.fakesheets import FakeSheetsServer
 from sheetmaster.testing.fakesheets.upload import upload_state
+from sheetmaster.testing.golden import load_case
 from testkit import reliability as rel
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,11 +107,21 @@ def test_the_example_plays_a_whole_era_every_stage_from_the_command_line(tmp_pat
             post(game, stage_orders(state))
         assert main(["resolve", str(game), "-qq"]) == 0
     assert game_tab(game)["year"] == "1840: era II, round 1 of 8, the draft stage"
-    assert stages.count("draft") == 8 and stages.count("turns") == 8
-    assert stages.count("war") >= 1  # two Great Wars among the ten events: one is drawn
-    assert len(set(dealers)) == 4  # the chip went round the table
     state = XlsxStore(game).load()
     log = state.tables["Log"]
+    # every stage of every round is in the Log; a draft with nothing face up (the example's
+    # development deck runs out in rounds 7 and 8) is resolved in the run before it
+    resolved = [d for e, d in zip(log["event"], log["details"])
+                if e == "stage" and not d.startswith("setup")]  # the setup ran at `new`
+    chained = [d for d in resolved if "(in the same turn: nobody acts in it" in d]
+    assert [d.split(", the ")[1].split(" ")[0] for d in resolved].count("draft") == 8
+    assert chained == [f"{year}: era I, round {r} of 8, the draft stage (in the same turn: "
+                       f"nobody acts in it; no development card is face up to pick)"
+                       for year, r in ((1830, 7), (1835, 8))]
+    assert stages.count("draft") == 6 and stages.count("turns") == 8
+    assert len(stages) == len(resolved) - len(chained)  # one run a stage players act in
+    assert stages.count("war") >= 1  # two Great Wars among the ten events: one is drawn
+    assert len(set(dealers)) == 4  # the chip went round the table
     assert {"D1", "D2", "T1", "T2", "T3", "T4", "T5", "W1", "W3"} <= set(log["phase"])
     assert "era II begins" in set(log["details"])
     results = set(state.tables["Orders"]["result"])
@@ -118,6 +129,59 @@ def test_the_example_plays_a_whole_era_every_stage_from_the_command_line(tmp_pat
     assert not any("not taken now" in str(r) for r in state.tables["Orders"]["reason"])
     assert (state.tables["Pops"]["pops"] >= 0).all()
 
+
+def test_a_run_that_resolves_two_stages_verifies_as_one_turn(tmp_path, capsys):
+    """The example with plausible orders until its development deck runs out (round 7's
+    draft, nothing face up, is resolved with round 6's last stage): that run is one turn,
+    its draws from the turn's committed seed, and it verifies, by the GM (resolved again
+    from the backup, hidden draws too: the same Log and the same sheet) and by a player."""
+    game = tmp_path / "1800.xlsx"
+    assert main(["new", "eighteen_hundred", str(game), "--example", "-q"]) == 0
+    for run in range(40):
+        state = XlsxStore(game).load()
+        if run:
+            post(game, stage_orders(state))
+        assert main(["resolve", str(game), "-qq"]) == 0
+        log = XlsxStore(game).load().tables["Log"]
+        turn = game_tab(game)["turn"] - 1
+        lines = [d for t, e, d in zip(log["turn"], log["event"], log["details"])
+                 if t == turn and e == "stage"]
+        if len(lines) > 1:
+            break
+    assert lines[1].endswith("(in the same turn: nobody acts in it; no development card is "
+                             "face up to pick)"), lines
+    capsys.readouterr()
+    assert main(["verify", str(game)]) == 0
+    out = capsys.readouterr().out
+    assert "same Log" in out and "same sheet" in out and "--" not in \
+        out.replace("--commitment", ""), out
+    state = XlsxStore(game).load()
+    player = verify_turn(state, before=XlsxStore(backup_path(game, turn)).load(),
+                         before_from="the backup")
+    assert not player.failed and player.committed, "\n".join(player.lines())
+
+
+def test_a_chained_wars_draws_come_from_the_turns_seed_and_verify():
+    """The golden case's Great War nobody has an action in, resolved with the game's secret:
+    the chained war ends the round, whose laying out draws (hidden draws, from the turn's
+    dice); the GM's verify resolves the turn again, chained stage and draws alike."""
+    case = load_case(ROOT / "tests" / "golden" / "eighteen_hundred" /
+                     "13-stages-a-war-nobody-acts-in-is-resolved-with-the-turns.yaml")
+    before = case.state()
+    result = resolve(RULES, before, secret=SECRET)
+    lines = [(e.kind, e.text) for e in result.events]
+    war = lines.index(("stage", "1805: era I, round 2 of 8, the war stage (in the same turn: "
+                                "nobody acts in it; no nation at war has a war action "
+                                "(Prussia, France))"))
+    drew = [i for i, (kind, _) in enumerate(lines) if kind == "drew"]
+    assert drew and min(drew) > war  # round 3 laid out by the chained war
+    after = GameState(result.after.tables, dict(result.after.meta))
+    assert dict(zip(after.tables["Game"]["setting"], after.tables["Game"]["value"]))[
+        "stage"] == "draft"
+    gm = verify_turn(after, turn=5, before=before, before_from="the case", secret=SECRET)
+    assert not gm.failed, "\n".join(gm.lines())
+    assert any(ok and "the same Log" in text for ok, text in gm.checks)
+    assert any(ok and text == "and the same sheet" for ok, text in gm.checks)
 
 
 def test_a_blank_game_starts_at_the_setup_turn_and_wants_nations(tmp_path):
@@ -456,4 +520,6 @@ def test_init_lays_out_a_sheet_and_the_setup_runs_with_form_intake(server, monke
     responses = server.values(sid, "Form Responses 1")
     reasons = [r[responses[0].index("reason")] for r in responses[1:]]
     assert f"not {conqueror}'s address" in reasons[0]
-    assert "is not face up" in reasons[1]  # sent by its own player: read, then judged
+    # sent by its own player: read, then judged (the catalogue has no development card, so
+    # round 1's draft, with nothing to pick, was resolved with the setup: this is the turns)
+    assert "'pick' orders are not taken now: this is round 1's turns stage" in reasons[1]

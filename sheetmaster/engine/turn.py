@@ -7,6 +7,7 @@ that on either side of it.
 from __future__ import annotations
 
 import contextlib
+import copy
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -318,10 +319,18 @@ def resolve(ruleset: Ruleset, raw: GameState, *, seed: int | None = None,
     stood before the turn (``check`` shows nothing the turn would draw), not after.
     ``left_out``: order rows (negative: the GM orders tab's) read as if they were blank, and
     given no result (``check`` answers without the private orders a reader may not know).
+
+    With stages (a calendar's), the turn resolves its own stage, then each next stage
+    nobody acts in (``Ruleset.nobody_acts``), with the same dice; one that needs a setting
+    the game lacks is left to the next turn, the Log saying why (:class:`StoppedInChain`).
     """
     with collector.paused():
+        again = copy.deepcopy(dice)  # unrolled: a turn stopped in a chained stage runs again
         try:
             return _resolve(ruleset, raw, seed, dice, secret, now, notes_before, left_out)
+        except StoppedInChain as stop:
+            return _resolve(ruleset, raw, seed, again, secret, now, notes_before, left_out,
+                            limit=stop)
         except MissingSetting as first:
             raise StateError(_every_missing_setting(
                 first.problem, ruleset, raw, seed, dice, secret, now, left_out)) from None
@@ -338,7 +347,8 @@ def _every_missing_setting(first: Problem, ruleset: Ruleset, raw: GameState, see
     probe = Probe()
     # a stand-in may lead the probed turn astray: what it found so far is kept
     with contextlib.suppress(Exception):
-        _resolve(ruleset, raw, seed, None, secret, now, False, left_out, probe)
+        _resolve(ruleset, raw, seed, None, secret, now, False, left_out, probe,
+                 limit=StoppedInChain(0))
     return [first, *(p for p in probe.problems if _place(p) != _place(first))]
 
 
@@ -357,9 +367,20 @@ def private_notes(world: World) -> dict[str, list[str]]:
     return {p: list(lines) for p, lines in world.notes().items()}
 
 
+class StoppedInChain(Exception):
+    """A stage nobody acts in, chained after the turn's own (``Ruleset.nobody_acts``), needs a
+    setting the Game tab lacks: the turn is resolved again, stopping before that stage
+    (``stages`` stages chained), which is then the next turn's, and the Log says why."""
+
+    def __init__(self, stages: int, problem: Problem | None = None) -> None:
+        super().__init__(stages, problem)
+        self.stages, self.problem = stages, problem
+
+
 def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | None,
              secret: str | None, now: datetime | None, notes_before: bool = False,
-             left_out: Collection[int] = (), probe: Probe | None = None) -> TurnResult:
+             left_out: Collection[int] = (), probe: Probe | None = None,
+             limit: StoppedInChain | None = None) -> TurnResult:
     prepared = prepare(ruleset, raw, secret)
     if probe is not None:
         prepared.settings.probe = probe
@@ -398,15 +419,17 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
         if ctx.decisions is not None:
             for order in ctx.orders(ANSWER):
                 ctx.decisions.answer(ctx, order)
+        _stage_line(ruleset, ctx)
         _run_phases(ruleset, ctx)
         idle = {kind for phase in ruleset.phases if not phase.runs_on(date)
                 for kind in phase.orders}
-        for batch in batches.values():
-            left = [i for i, _ in batch.pending()]
+        for batch in batches.values():  # the turn's orders are its own stage's: none is left
+            left = [i for i, _ in batch.pending()]  # to a stage chained after it
             if left:
                 batch.resolve_each(left, Status.REJECTED, reasons.NOT_NOW.say(
                     kind=batch.kind, now=when(date)) if batch.kind in idle else
                     reasons.NOT_RESOLVED.say())
+        last = _run_chained(ruleset, ctx, prepared.settings, limit)
         for r in parsed.rejected:
             r.secret = private.get(r.kind) is True
         ordered = in_sheet_order([*parsed.rejected, *chain.from_iterable(
@@ -422,7 +445,7 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
                 state.tables[GM_ORDERS_TAB], [replace(r, row=-r.row) for r in ordered if r.row < 0],
                 [-r for r in parsed.blank_turn_rows if r < 0], turn)
         after_tables[LOG_TAB] = log_rows(state.tables[LOG_TAB], turn, events)
-        next_date = ruleset.calendar.next_date(date, prepared.settings, ctx.next_stage)
+        next_date = ruleset.calendar.next_date(last, prepared.settings, ctx.next_stage)
         revealed = {"last dice salt": fair.salt if fair else "",
                     DICE_COMMITMENT: upcoming.commitment if upcoming else ""}
         after_tables[GAME_TAB] = advance_game(state.tables[GAME_TAB], state.meta, seed,
@@ -452,6 +475,69 @@ def orders_tab_results(state: GameState, results: list[OrderResult]) -> list[Ord
     return shown
 
 
+#: the Log's line that names the stage the phases after it resolve (calendars with stages)
+STAGE_EVENT = "stage"
+STOPPED_EVENT = "stage stopped"
+
+
+def _stage_line(ruleset: Ruleset, ctx: Context, why: str = "") -> None:
+    """The Log says which stage the lines after it belong to (a calendar with stages)."""
+    if ruleset.calendar.stages:
+        ctx.emit("", STAGE_EVENT, _stage_name(ruleset, ctx.date) + why)
+
+
+def _stage_name(ruleset: Ruleset, date: Date) -> str:
+    """The calendar's label of ``date`` ('1810: era I, round 3 of 8, the draft stage'), or,
+    if it has none, its round and stage."""
+    if ruleset.calendar.label_setting:
+        return ruleset.calendar.label(date)
+    return f"round {date.round}, the {date.stage} stage"
+
+
+def _nobody_acts(ruleset: Ruleset, ctx: Context, date: Date) -> str:
+    """Why no player acts in the stage of ``date`` ('' if someone may: the ruleset says
+    players act in it, or a decision is open, whose answer anyone owing it may post)."""
+    if ruleset.nobody_acts is None or date.over:
+        return ""
+    if ctx.decisions is not None and ctx.decisions.open():
+        return ""
+    return ruleset.nobody_acts(ctx.world, date)
+
+
+def _run_chained(ruleset: Ruleset, ctx: Context, settings: Settings,
+                 limit: StoppedInChain | None) -> Date:
+    """After the turn's own stage, each next stage nobody acts in, in the same turn (its
+    phases after a ``stage`` line saying why); returns the date of the last stage resolved.
+
+    ``limit``: how many stages may chain (the turn run again after a chained stage stopped
+    on a missing setting: it stops before that stage and logs why). Without one, a missing
+    setting in a chained stage raises :class:`StoppedInChain`, so nothing of that stage is
+    kept."""
+    date = ctx.date
+    for stages in range(len(ruleset.calendar.stages)):
+        upcoming = ruleset.calendar.next_date(date, settings, ctx.next_stage)
+        why = _nobody_acts(ruleset, ctx, upcoming)
+        if not why:
+            break
+        upcoming = replace(upcoming, turn=date.turn, chained=stages + 1)
+        if limit is not None and stages >= limit.stages:
+            if limit.problem is not None:
+                ctx.emit("", STOPPED_EVENT, f"{_stage_name(ruleset, upcoming)}: nobody acts "
+                         f"in it ({why}), but it is not resolved with this turn: it needs "
+                         f"what the game lacks ({limit.problem}). It is the next turn, "
+                         f"resolved once that is given")
+            break
+        ctx.date, ctx.next_stage = upcoming, ""
+        _stage_line(ruleset, ctx, f" (in the same turn: nobody acts in it; {why})")
+        try:
+            _run_phases(ruleset, ctx)
+        except MissingSetting as exc:
+            raise StoppedInChain(stages, exc.problem) from None
+        date = upcoming
+    ctx.date = date
+    return date
+
+
 def _run_phases(ruleset: Ruleset, ctx: Context) -> None:
     """Every phase that runs on this date, in order, as its turn order lays it out."""
     for step in ruleset.steps():
@@ -469,4 +555,4 @@ def _run_phases(ruleset: Ruleset, ctx: Context) -> None:
     ctx.enter(None)
 
 
-__all__ = ["Loaded", "Prepared", "StateError", "prepare", "resolve"]
+__all__ = ["Loaded", "Prepared", "StateError", "StoppedInChain", "prepare", "resolve"]

@@ -2,8 +2,9 @@
 
 Each resolve is one turn. A ruleset declares how turns map onto its game's time: seasons of a
 year (clans, Golden Age), years per turn (decades), eras of rounds, and stages within a round
-that resolve one after another (1800: draft, turns, war). Turn 0 may be a setup turn with its
-own order kinds. Phases may run only on some dates (:func:`in_seasons`, :func:`in_stages`,
+that resolve one after another (1800: draft, turns, war); a stage nobody acts in is resolved
+in the same turn as the stage before it (``Ruleset.nobody_acts``). Turn 0 may be a setup turn
+with its own order kinds. Phases may run only on some dates (:func:`in_seasons`, :func:`in_stages`,
 :func:`on_setup`).
 """
 
@@ -30,11 +31,14 @@ class Date:
     era: int | None = None
     round: int | None = None
     stage: str = ""
+    #: the stages this turn resolved before this one (0: the turn's own stage; 1 and on: a
+    #: stage nobody acts in, resolved in the same turn as the stage before it).
+    chained: int = 0
 
     @property
     def setup(self) -> bool:
-        """Turn 0 of a calendar that has a setup turn."""
-        return self.turn == 0
+        """Turn 0 of a calendar that has a setup turn (not a stage chained after it)."""
+        return self.turn == 0 and not self.chained
 
     @property
     def over(self) -> bool:
@@ -58,7 +62,8 @@ class Calendar:
     first_season: str = ""
     #: turn 0 is a setup turn, with its own order kinds.
     setup_turn: bool = False
-    #: stages of a round, each resolved by its own turn (1800: draft, turns, war).
+    #: stages of a round, each resolved by its own turn unless nobody acts in it (1800:
+    #: draft, turns, war).
     stages: tuple[str, ...] = ()
     rounds_per_era: int = 0
     eras: int = 0

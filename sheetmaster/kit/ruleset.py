@@ -82,6 +82,11 @@ class Ruleset:
     #: the ruleset's own Game-tab settings.
     settings: tuple[Setting, ...] = ()
     calendar: Calendar = PLAIN
+    #: (world, date) -> why no player acts in the stage of ``date`` as the world stands
+    #: after the stage before it ('' when players act in it): such a stage is resolved in
+    #: the same turn as the stage before it (calendars with stages). None: every stage is a
+    #: turn of its own.
+    nobody_acts: Callable[[Any, Date], str] | None = None
     #: what the rules call things, for reports: 'territory' / 'province', 'gold' / 'coins'.
     nouns: Mapping[str, str] = field(default_factory=dict)
     #: engine-owned tabs of state that lasts across turns: 'timers', 'decisions', 'decks'.

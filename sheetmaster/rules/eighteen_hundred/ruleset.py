@@ -25,6 +25,7 @@ from .phases.draft import DRAFT_RULE, end_the_draft, pick_development_card
 from .phases.moves import MOVE_RULE, end_of_turn
 from .phases.rounds import CHIP_RULE, ROUND_RULE, after_the_turns
 from .phases.setup import SETUP_RULE, set_up_the_game
+from .phases.stages import nobody_acts
 from .phases.war import WAR_RULE, fight_the_war
 from .settings import CALENDAR, DRAFT, TURNS, WAR
 from .tables import (
@@ -121,6 +122,7 @@ RULESET = Ruleset(
     example=example_game,
     example_after_setup=first_round,
     calendar=CALENDAR,
+    nobody_acts=nobody_acts,
     nouns={"territory": "province", "territories": "provinces", "player": "nation",
            "players": "nations"},
     lasting=("decks",),

@@ -44,7 +44,8 @@ HOWTO = (
     "case-sensitive. Leave 'result' and 'reason' alone: sheetmaster fills them in.",
     "Decisions you owe (a new government after a revolution, the provinces you annex after a "
     "victory) are in the Decisions tab: answer with an 'answer' order naming the decision; "
-    "nobody answering, its default is taken.",
+    "nobody answering, its default is taken. Post 'annex if victorious' with a war to choose "
+    "your provinces before it is fought: then nothing is owed.",
 )
 
 

@@ -180,9 +180,7 @@ def fight(ctx: Context, world: DecadesWorld, war: War,
           lists: Sequence[AnnexList] = ()) -> list[Taking]:
     """The war's odds, outcome and conquest roll; what its victors take by the lists they
     posted (returned, taken once every war is fought) or owe as a decision."""
-    concerned = [p for p in lists if _opposed(war, p.actor, p.enemy)]
-    for posted in concerned:
-        posted.wars.append(war.id)
+    concerned = _concerning(lists, war)
     attack = sum((s.military for s in war.attackers), Decimal(0))
     defend = sum((s.military for s in war.defenders), Decimal(0))
     table, told = odds(attack, defend)
@@ -204,6 +202,7 @@ def fight(ctx: Context, world: DecadesWorld, war: War,
     _free_satellites(ctx, winners, losers)
     beaten = {s.name for s in losers}
     _say([p for p in concerned if p.actor.name in beaten], f"war {war.id} is lost")
+    concerned = [p for p in concerned if p.actor.name not in beaten]
     if not attackers_won and all(world.tribal(w) for w in winners):
         ctx.emit(winners[0].name, "conquest", f"{_names(winners)}: Tribal, it cannot profit "
                                               f"from a defensive war")
@@ -321,9 +320,16 @@ def close_list(ctx: Context, posted: AnnexList) -> None:
     ctx.resolve(posted.order, status, "; ".join(posted.said))
 
 
-def _opposed(war: War, one: State, other: State) -> bool:
-    return (one in war.attackers and other in war.defenders) or \
-        (one in war.defenders and other in war.attackers)
+def _concerning(lists: Sequence[AnnexList], war: War) -> list[AnnexList]:
+    """The lists posted by a state of one side of the war against one of the other; each
+    notes the war."""
+    attackers = {s.name for s in war.attackers}
+    defenders = {s.name for s in war.defenders}
+    out = [p for p in lists if (p.actor.name in attackers and p.enemy.name in defenders)
+           or (p.actor.name in defenders and p.enemy.name in attackers)]
+    for posted in out:
+        posted.wars.append(war.id)
+    return out
 
 
 def _say(lists: Sequence[AnnexList], text: str) -> None:

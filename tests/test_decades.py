@@ -18,6 +18,8 @@ from sheetmaster.engine.builder import build_state
 from sheetmaster.engine.turn import resolve
 from sheetmaster.kit.fairness import EXAMPLE_SECRET, SECRET_ENV
 from sheetmaster.kit.schema import StateError
+from sheetmaster.rules.decades.load import government_warnings
+from sheetmaster.rules.decades.tables import Government
 from sheetmaster.stores.gsheets import RetryPolicy, SheetsStore
 from sheetmaster.stores.gsheets_init import plan_init, read_existing
 from sheetmaster.stores.xlsx import XlsxStore
@@ -237,3 +239,55 @@ def _type_in(server: FakeSheetsServer, sid: str, tabs: dict[str, list[list]]) ->
         assert set(header) <= set(columns), (tab, set(header) - set(columns))
         server.set_values(sid, f"{tab}!A2", [
             [dict(zip(header, row)).get(name, "") for name in columns] for row in rows])
+
+
+def _government(name: str, **flags: bool) -> Government:
+    return Government(name, 3, flags.get("tribal", False), flags.get("monarchy", False),
+                      flags.get("feudal", False), flags.get("civil_war_first", False), 0, 0, 0,
+                      "")
+
+
+def test_a_governments_row_is_checked_against_its_name():
+    """§5, §7, §10 give a government traits by its name (issue 29): a row that lacks them, or
+    marks a Feudal Monarchy without the Monarchy it is, is a warning; the example's rows, and
+    names the source says nothing of, are not."""
+    bare = government_warnings(_government("Feudal Monarchy"))
+    assert [w.split("but its ")[1].split(" is")[0] for w in bare] == [
+        "'monarchy'", "'feudal'", "'civil war before enlightenment'"]
+    assert "Governments row 3: 'Feudal Monarchy' is a Feudal Monarchy by its name" in bare[1]
+    assert "1/20 chance of entering into a Personal Union" in bare[1]
+    despotic = government_warnings(_government("despotic monarchy", monarchy=True))
+    assert len(despotic) == 1 and "must take civil wars before Enlightenment" in despotic[0]
+    assert government_warnings(_government("Tribal"))[0].endswith("no happiness counter (§5)")
+    kingdom = government_warnings(_government("Kingdom", feudal=True))
+    assert kingdom == ["Governments row 3: 'Kingdom' is marked feudal but not monarchy: a "
+                       "Feudal Monarchy is one of \"All Monarchies\", with their 1 in 50 "
+                       "interregnum (§10)"]
+    assert government_warnings(_government("Kingdom", monarchy=True)) == []
+    assert government_warnings(_government("Merchant Republic")) == []
+    tables, _, _ = DECADES.example()
+    assert not [w for g in tables["Governments"] for w in government_warnings(_government(
+        g["government"], tribal=bool(g.get("tribal")), monarchy=bool(g.get("monarchy")),
+        feudal=bool(g.get("feudal")),
+        civil_war_first=bool(g.get("civil war before enlightenment"))))]
+
+
+def test_check_and_resolve_say_the_warnings_and_the_log_keeps_them(tmp_path, monkeypatch,
+                                                                    capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "decades", "game.xlsx", "--example", "-q"]) == 0
+    book = openpyxl.load_workbook("game.xlsx")
+    sheet = book["Governments"]
+    header = [c.value for c in sheet[1]]
+    row = next(r for r in sheet.iter_rows(min_row=2) if r[0].value == "Feudal Monarchy")
+    row[header.index("feudal")].value = None
+    book.save("game.xlsx")
+    capsys.readouterr()
+    main(["check", "game.xlsx"])
+    said = capsys.readouterr().err
+    assert said.count("'Feudal Monarchy' is a Feudal Monarchy by its name, but its 'feudal' is "
+                      "not yes") == 1, said
+    assert main(["resolve", "game.xlsx", "--force"]) == 0
+    assert "'feudal' is not yes" in capsys.readouterr().err
+    log = openpyxl.load_workbook("game.xlsx")["Log"]
+    assert any("'feudal' is not yes" in str(c.value) for r in log.iter_rows() for c in r)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -9,8 +11,47 @@ from sheetmaster.kit import LAND, SEA, MapGraph, Problems, WrittenTab, values
 from sheetmaster.rules.common.ownership import Holdings
 
 from .settings import HAPPINESS_DRIFT, START_YEAR, parse_drift
-from .tables import ALLIANCES, GOVERNMENTS, PROVINCES, STATES, TECHNOLOGIES, WARS, State
+from .tables import (
+    ALLIANCES,
+    GOVERNMENTS,
+    PROVINCES,
+    STATES,
+    TECHNOLOGIES,
+    WARS,
+    Government,
+    State,
+)
 from .world import PAID_COLUMNS, TOP_HAPPINESS, TRIBAL_STABILITY, DecadesWorld, anarchy, two_places
+
+log = logging.getLogger("sheetmaster")
+
+GOVERNMENT_NAMES_RULE = (
+    "Tribal governments must be briefly noted since they operate rather differently from "
+    "other states. [...] Feudal Monarchies and Despotic Monarchies must take civil wars "
+    "before Enlightenment is researched. [...] All Monarchies have a 1/50 chance per turn of "
+    "having an Interregnum. [...] All Feudal Monarchies have a 1/20 chance of entering into a "
+    "Personal Union."
+)
+#: the traits a government has by its name (§5, §7, §10): the words its name holds, the
+#: Governments column that must say yes, and what the source gives such a government.
+NAMED_TRAITS = (
+    (("tribal",), "tribal", "tribal", "a Tribal government",
+     "x5 military, stability 2, no happiness counter (§5)"),
+    (("monarchy",), "monarchy", "monarchy", "a Monarchy",
+     "\"All Monarchies have a 1/50 chance per turn of having an Interregnum\" (§10)"),
+    (("feudal", "monarchy"), "feudal", "feudal", "a Feudal Monarchy",
+     "\"All Feudal Monarchies have a 1/20 chance of entering into a Personal Union\" (§10)"),
+    (("feudal", "monarchy"), "civil_war_first", "civil war before enlightenment",
+     "a Feudal Monarchy", "\"Feudal Monarchies and Despotic Monarchies must take civil wars "
+     "before Enlightenment is researched\" (§7)"),
+    (("despotic", "monarchy"), "civil_war_first", "civil war before enlightenment",
+     "a Despotic Monarchy", "\"Feudal Monarchies and Despotic Monarchies must take civil "
+     "wars before Enlightenment is researched\" (§7)"),
+)
+COLLAPSE_FLAG_RULE = (
+    "For a single province state, falling into one stability incurs a 50% penalty on their "
+    "income, which can only be removed by improving stability."
+)
 
 
 def build_world(loaded, problems: Problems) -> DecadesWorld:
@@ -43,7 +84,39 @@ def build_world(loaded, problems: Problems) -> DecadesWorld:
         [s.culture for s in world.states.values()] +
         [p.culture for p in world.provinces.values()]))
     _check_drift(loaded, problems)
+    _blank_incomes(world)
+    for government in world.governments.values():
+        world.warnings.extend(government_warnings(government))
+    for warning in world.warnings:
+        log.warning("%s", warning, extra={"once": True})
     return world
+
+
+def government_warnings(government: Government) -> list[str]:
+    """What a Governments row lacks of the traits its name gives it by the source, or
+    contradicts of them (a warning each: the GM's tab rules, F49, but a row that names a
+    Feudal Monarchy and rolls for no personal union is most likely a slip)."""
+    words = set(re.findall(r"\w+", government.name.casefold()))
+    where = f"Governments row {government.row}: '{government.name}'"
+    out = [f"{where} is {what} by its name, but its '{column}' is not yes: {gives}"
+           for needs, attr, column, what, gives in NAMED_TRAITS
+           if set(needs) <= words and not getattr(government, attr)]
+    if government.feudal and not government.monarchy:
+        out.append(f"{where} is marked feudal but not monarchy: a Feudal Monarchy is one of "
+                   f"\"All Monarchies\", with their 1 in 50 interregnum (§10)")
+    return out
+
+
+def _blank_incomes(world: DecadesWorld) -> None:
+    """A blank income or spendable (a game entered mid-stream) is reckoned before the turn's
+    orders (:mod:`.phases.under_way`); until then it reads 0, as a gone state's does."""
+    for state in world.states.values():
+        for attr, blanks in (("income", world.blank_income),
+                             ("spendable", world.blank_spendable)):
+            if getattr(state, attr) is None:
+                setattr(state, attr, Decimal(0))
+                if state.alive:
+                    blanks.add(state.name)
 
 
 def _check_province(world: DecadesWorld, province, problems: Problems) -> None:
@@ -91,8 +164,14 @@ def _check_state(world: DecadesWorld, state: State, problems: Problems) -> None:
     elif not tribal and state.happiness < 1:
         problems.add(tab, row, "happiness", "is 0; political happiness runs from 1 to 5 "
                      "(1 is revolution)")
+    if state.collapse and state.stability > 1:
+        world.warnings.append(
+            f"States row {row}: {state.name}'s collapse penalty is 'yes' at stability "
+            f"{state.stability}; it holds only at stability 1 (\"{COLLAPSE_FLAG_RULE}\"), so "
+            f"it is cleared")
+        state.collapse = False
     for column in ("income", "spendable", "military"):
-        if getattr(state, column) < 0:
+        if getattr(state, column) is not None and getattr(state, column) < 0:
             problems.add(tab, row, column, f"{values.show(getattr(state, column))} is "
                          f"negative")
 

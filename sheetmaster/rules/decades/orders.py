@@ -23,7 +23,7 @@ RELEASE_SATELLITE, ANNEX_SATELLITE, ANNEX_UNION = ("release satellite", "annex s
                                                    "annex union")
 AT_ONE = "at happiness 1"
 # war (§15)
-DECLARE_WAR = "declare war"
+DECLARE_WAR, ANNEX_LIST = "declare war", "annex if victorious"
 # the GM's (events and judgement calls)
 STABILITY_HIT, HAPPINESS_HIT = "stability hit", "happiness hit"
 GAIN_MODIFIER, LOSE_MODIFIER = "gain modifier", "lose modifier"
@@ -34,12 +34,13 @@ POLITICS = (REFORM, SATELLITE_GOVERNMENT, CHANGE_RELIGION, CHANGE_CULTURE, CEDE,
             ACCEPT_PROVINCE, INDEPENDENCE, ALLY, LEAVE_ALLIANCE, BECOME_SATELLITE,
             ACCEPT_SATELLITE, RELEASE_SATELLITE, ANNEX_SATELLITE, ANNEX_UNION, AT_ONE,
             STABILITY_HIT, HAPPINESS_HIT, GAIN_MODIFIER, LOSE_MODIFIER, SATELLITE_EVENT)
-WARS = (DECLARE_WAR, REBEL_STRENGTH)
+WARS = (DECLARE_WAR, ANNEX_LIST, REBEL_STRENGTH)
 
 ORDER_COLUMNS = (
     Column("amount", Kind.RAW, "economic value paid (may have a fraction, like 2.5), or the "
                                "rebels' strength"),
-    Column("province", Kind.RAW, "the province the order is about"),
+    Column("province", Kind.RAW, "the province the order is about (annex if victorious: "
+                                 "the provinces, in the order they are to be taken)"),
     Column("state", Kind.RAW, "the other state: the target, the recipient, the partner"),
     Column("government", Kind.RAW, "a government (a row of the Governments tab)"),
     Column("religion", Kind.RAW, "a religion"),
@@ -118,6 +119,11 @@ ORDER_KINDS = (
     _kind(DECLARE_WAR, (STATE, Field("continent", names="continent", required=False)),
           "Declare war on a state (one war per continent per alliance a turn).",
           {"state": "Granada", "continent": "Europa"}, ("war",)),
+    _kind(ANNEX_LIST, (STATE, Field("province")), "Say with the war what you annex if you "
+          "win it against 'state' (attacker, defender or ally): provinces in the order to take "
+          "them, 'STATE as satellite' or 'nothing', in 'province'. Taken as the war is won, "
+          "with no decision to answer next turn.",
+          {"state": "Granada", "province": "Granada"}, ("annex list",), repeatable=True),
     _kind(STABILITY_HIT, (Field("amount", count=True, required=False),), "GM: a stability "
           "hit by event (amount: how many, default 1).", {"player": "Aragon"},
           repeatable=True, gm_only=True),

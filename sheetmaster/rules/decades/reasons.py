@@ -46,3 +46,7 @@ ONE_WAR = Reason("ONE_WAR", "only one war may be started per continent per allia
 NO_LAND_THERE = Reason("NO_LAND_THERE", "{state} holds no province on {continent}")
 FRIEND = Reason("FRIEND", "{state} is {how} of {actor}")
 NO_UPRISING = Reason("NO_UPRISING", "{state} faces no independence war this turn")
+NO_SUCH_WAR = Reason("NO_SUCH_WAR", "{state} and {enemy} fight no war against each other this "
+                                    "turn")
+NOT_A_CHOICE = Reason("NOT_A_CHOICE", "'{entry}' is no province: write provinces, 'STATE as "
+                                      "satellite' or 'nothing'")

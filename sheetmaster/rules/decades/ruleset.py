@@ -18,6 +18,7 @@ from .phases.happiness import HAPPINESS_RULE, RELIGIOUS_WAR_RULE, move_happiness
 from .phases.opening import OPENING_RULE, open_next_turn
 from .phases.politics import POLITICS_RULE, decide_politics
 from .phases.spending import SPENDING_RULE, SUBSIDY_RULE, give_subsidies, spend
+from .phases.under_way import UNDER_WAY_RULE, before_the_turn
 from .phases.wars import CONQUEST_RULE, WAR_RULE, fight_wars
 from .settings import (
     CALENDAR,
@@ -43,7 +44,8 @@ HOWTO = (
     "case-sensitive. Leave 'result' and 'reason' alone: sheetmaster fills them in.",
     "Decisions you owe (a new government after a revolution, the provinces you annex after a "
     "victory) are in the Decisions tab: answer with an 'answer' order naming the decision; "
-    "nobody answering, its default is taken.",
+    "nobody answering, its default is taken. Post 'annex if victorious' with a war to choose "
+    "your provinces before it is fought: then nothing is owed.",
 )
 
 
@@ -65,6 +67,8 @@ RULESET = Ruleset(
     order_kinds=ORDER_KINDS,
     order_columns=ORDER_COLUMNS,
     phases=(
+        Phase("0", "Before the turn: the sheet's warnings, incomes not written yet",
+              before_the_turn, UNDER_WAY_RULE, when=_every_turn),
         Phase("1", "Decisions owed: new governments, personal unions, conquests",
               take_decisions, DECISIONS_RULE),
         Phase("2", "Political decisions", decide_politics, POLITICS_RULE, orders=POLITICS),

@@ -148,9 +148,11 @@ STATES = Table(
         Column("economic crisis", Kind.FLAG, "yes while the Economic Crisis modifier holds",
                owned=True),
         Column("pestilence", Kind.FLAG, "yes while the Pestilence modifier holds", owned=True),
-        Column("collapse penalty", Kind.FLAG, "yes: the single-province state fell to "
-               "stability 1 and loses half its income until its stability improves",
-               owned=True, bind="collapse"),
+        Column("collapse penalty", Kind.FLAG, "yes while the collapse penalty holds (-50% "
+               "income): written by sheetmaster for a state at stability 1 holding a single "
+               "province; type it only for a state at stability 1 that fell there holding one "
+               "province and holds more now (it keeps the penalty until its stability "
+               "improves)", owned=True, bind="collapse"),
         Column("techs", Kind.REFS, "technologies it has, comma-separated", owned=True,
                ref="Technologies"),
         Column("stalled at", Kind.REF, "the first technology it failed to gain (no later one "
@@ -169,9 +171,11 @@ STATES = Table(
         Column("interregnum", Kind.FLAG, "yes: an interregnum this turn, no war may be "
                "declared", owned=True),
         Column("income", Kind.DECIMAL, "this turn's income in economic value (written at the "
-               "start of the turn)", owned=True),
+               "start of the turn; blank: reckoned when the turn is resolved)", owned=True,
+               blank=None),
         Column("spendable", Kind.DECIMAL, "what it may spend this turn: income less tribute "
-               "paid, plus tribute received", owned=True),
+               "paid, plus tribute received (blank: reckoned when the turn is resolved)",
+               owned=True, blank=None),
         Column("military", Kind.DECIMAL, "military strength in the last turn's wars",
                owned=True),
         Column("status", Kind.TEXT, "blank while it exists; 'gone (...)' once annexed or "

@@ -60,6 +60,13 @@ class DecadesWorld(World):
     cultures: list[str] = field(default_factory=list)
     #: province -> timer kind -> paid so far (the Provinces tab's 'paid' columns).
     paid: dict[str, dict[str, Decimal]] = field(default_factory=dict)
+    #: the states whose income / spendable cell was blank (a game entered mid-stream): both
+    #: are reckoned before the turn's orders (:mod:`.phases.under_way`).
+    blank_income: set[str] = field(default_factory=set)
+    blank_spendable: set[str] = field(default_factory=set)
+    #: what the GM should look at but does not stop the turn (a government's traits that
+    #: its name contradicts): said on the console and in the turn's log.
+    warnings: list[str] = field(default_factory=list)
 
     # -- names -----------------------------------------------------------------------------
 
@@ -148,6 +155,14 @@ class DecadesWorld(World):
         """§6: each province not matching the state's religion or culture "detracts from the
         maximum happiness of the state according to it's proportion" (F30: once each)."""
         return TOP_HAPPINESS * (1 - self.share(state, lambda p: self.mismatched(state, p)))
+
+    def collapsed(self, state: State) -> bool:
+        """§8's collapse penalty, from the state as it stands: at stability 1, a state holding
+        a single province (however it came to hold one), or one that took the penalty so and
+        holds more now, since only improving stability removes it (F44). Above 1 it never
+        holds: improving stability is the only way up from 1."""
+        return state.stability == 1 and (state.collapse or
+                                         len(self.holdings.of(state.name)) == 1)
 
     def set_owner(self, province: Province, owner: str) -> str:
         return self.holdings.set_owner(province, owner)

@@ -178,13 +178,32 @@ def take_conquest(ctx: Context, decision: Decision) -> None:
     claims = {loser: _claim_at_war(world, data, loser, Decimal(amount),
                                    int(percents.get(loser, "0")))
               for loser, amount in _pairs(data.get("claims", ""))}
-    continent = data.get("continent", "")
+    take_choices(ctx, winner, claims, data.get("continent", ""), f"war {data.get('war', '')}",
+                 decision.choices)
+
+
+def take_choices(ctx: Context, winner: State, claims: dict[str, Claim], continent: str,
+                 how: str, choices: list[str],
+                 satellites: list[str] | None = None) -> tuple[list[str], list[str]]:
+    """Annex (or make satellites of) ``choices`` in their order, each judged as
+    :func:`why_not` says; ``satellites``: the losers that may be made satellites (None: the
+    choices were checked against the decision's options already). Returns what was taken
+    and why each other choice was not."""
+    world = world_of(ctx)
     gained: set[str] = set()
-    for choice in decision.choices:
-        if choice == NOTHING:
+    taken: list[str] = []
+    refused: list[str] = []
+    for choice in choices:
+        if values.fold(choice) == NOTHING:
             continue
         if choice.endswith(SATELLITE_WORDS):
-            make_satellite(ctx, world.states.get(choice[:-len(SATELLITE_WORDS)]), winner)
+            loser = choice[:-len(SATELLITE_WORDS)]
+            if satellites is not None and loser not in satellites:
+                refused.append(f"{loser} cannot be made a satellite (it takes 50% or more, "
+                               f"of a loser that is no one's satellite)")
+                continue
+            make_satellite(ctx, world.states.get(loser), winner)
+            taken.append(choice)
             continue
         province = world.provinces.get(choice)
         claim = claims.get(province.owner) if province is not None else None
@@ -192,10 +211,13 @@ def take_conquest(ctx: Context, decision: Decision) -> None:
             why_not(world, winner, claim, province, continent, gained)
         if reason:
             ctx.emit(winner.name, "conquest", f"{winner.name} cannot annex {choice}: {reason}")
+            refused.append(f"{choice}: {reason}")
             continue
         claim.taken += claim.worth(world, province)
         gained.add(province.name)
-        annex(ctx, winner, province, f"war {data.get('war', '')}")
+        annex(ctx, winner, province, how)
+        taken.append(choice)
+    return taken, refused
 
 
 def _claim_at_war(world: DecadesWorld, data: dict[str, str], loser: str, allowance: Decimal,
@@ -250,5 +272,5 @@ def annex(ctx: Context, winner: State, province: Province, how: str) -> None:
     settle(ctx, loser)
 
 
-__all__ = ["CONQUEST", "CONQUEST_TABLE", "Claim", "NOTHING", "annex", "claim_on", "owe_conquest",
-           "take_conquest"]
+__all__ = ["CONQUEST", "CONQUEST_TABLE", "Claim", "NOTHING", "SATELLITE_WORDS", "annex",
+           "claim_on", "owe_conquest", "take_choices", "take_conquest"]

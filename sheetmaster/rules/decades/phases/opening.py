@@ -35,12 +35,7 @@ def open_next_turn(ctx: Context) -> None:
         roll_modifiers(ctx, state)
         roll_monarchy(ctx, world, state)
     for state in world.alive():
-        modifiers = [name for name, on in (("Anarchy", anarchy(world, state)),
-                                           ("Economic Crisis", state.economic_crisis),
-                                           ("Pestilence", state.pestilence)) if on]
-        state.income, state.income_note = income(
-            world.economic_value(state), collapse=state.collapse, modifiers=modifiers,
-            government=world.government(state))
+        reckon_income(ctx, world, state)
         state.spendable = state.income
     for state in world.alive():
         pay_tribute(ctx, world, state)
@@ -51,6 +46,23 @@ def open_next_turn(ctx: Context) -> None:
     for timer in ctx.timers.find() if ctx.timers else ():
         if timer.kind in PAID_COLUMNS.values():
             world.paid.setdefault(timer.subject, {})[timer.kind] = timer.paid
+
+
+def reckon_income(ctx: Context, world: DecadesWorld, state: State) -> None:
+    """The state's income as it stands (§3, §9, F46): its provinces' value, the collapse
+    penalty as the state's stability and land give it (§8, :meth:`DecadesWorld.collapsed`),
+    the modifiers it holds, its government's trait."""
+    collapsed = world.collapsed(state)
+    if collapsed and not state.collapse:
+        ctx.emit(state.name, "stability", f"{state.name} holds a single province at stability "
+                                          f"1: -50% income until its stability improves")
+    state.collapse = collapsed
+    modifiers = [name for name, on in (("Anarchy", anarchy(world, state)),
+                                       ("Economic Crisis", state.economic_crisis),
+                                       ("Pestilence", state.pestilence)) if on]
+    state.income, state.income_note = income(
+        world.economic_value(state), collapse=collapsed, modifiers=modifiers,
+        government=world.government(state))
 
 
 def roll_modifiers(ctx: Context, state: State) -> None:

@@ -4,17 +4,27 @@ rolled; the victors owe their choice of provinces. Then last turn's national upr
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 
-from sheetmaster.kit import Context, Status, Timer
+from sheetmaster.kit import Context, Order, Status, Timer, values
 
 from .. import reasons
-from ..orders import DECLARE_WAR, REBEL_STRENGTH
+from ..orders import ANNEX_LIST, DECLARE_WAR, REBEL_STRENGTH
 from ..tables import State, WarRecord
 from ..world import DecadesWorld
 from .common import GUARDS
-from .conquest import CONQUEST_RULE, CONQUEST_TABLE, claim_on, owe_conquest
+from .conquest import (
+    CONQUEST_RULE,
+    CONQUEST_TABLE,
+    NOTHING,
+    SATELLITE_WORDS,
+    Claim,
+    claim_on,
+    owe_conquest,
+    take_choices,
+)
 from .economy import ev
 from .happiness import UPRISING
 from .turmoil import free_provinces
@@ -33,6 +43,42 @@ CENT = Decimal("0.01")
 WHITE_PEACE = "white peace"
 
 
+ANNEX_LIST_RULE = (
+    "Victory has a 1/10 chance of allowing 100% in conquests [...]. Converting them to a "
+    "satellite requires only 50% or higher. [...] Capital provinces (those marked with a black "
+    "dot) may not be annexed unless their is no other choice. Annexations must be contiguous."
+)
+
+
+@dataclass
+class AnnexList:
+    """What a state posted, with the war, to annex if it wins against ``enemy`` (issue 29):
+    provinces in their order, 'X as satellite' or 'nothing'; taken as the war is won."""
+
+    order: Order
+    actor: State
+    enemy: State
+    entries: list[str]
+    #: the wars this turn with ``actor`` and ``enemy`` on opposite sides, and what the list
+    #: did in each.
+    wars: list[str] = field(default_factory=list)
+    said: list[str] = field(default_factory=list)
+    taken: bool = False
+    refused: bool = False
+
+
+@dataclass
+class Taking:
+    """A victory whose victor posted its list: taken once every war of the turn is fought."""
+
+    posted: AnnexList
+    war: str
+    continent: str
+    claims: list[Claim]
+    losers: list[str]
+    satellites: list[str]
+
+
 @dataclass
 class War:
     id: str
@@ -46,8 +92,14 @@ class War:
 def fight_wars(ctx: Context) -> None:
     world: DecadesWorld = ctx.world
     strengths = rebel_strengths(ctx)
+    lists = annex_lists(ctx, world)
+    takings: list[Taking] = []
     for war in declarations(ctx, world):
-        fight(ctx, world, war)
+        takings += fight(ctx, world, war, lists)
+    for taking in takings:  # in the order they were won, as decisions are owed
+        take_posted(ctx, world, taking)
+    for posted in lists:
+        close_list(ctx, posted)
     if ctx.timers is not None:
         for timer in ctx.timers.due(UPRISING):
             independence_war(ctx, world, timer, strengths.get(timer.owner))
@@ -124,7 +176,11 @@ def odds(attack: Decimal, defend: Decimal) -> tuple[list[tuple[str, int]], str]:
             f"within 25% of one another ({ev(attack)} against {ev(defend)}): 1/3 each")
 
 
-def fight(ctx: Context, world: DecadesWorld, war: War) -> None:
+def fight(ctx: Context, world: DecadesWorld, war: War,
+          lists: Sequence[AnnexList] = ()) -> list[Taking]:
+    """The war's odds, outcome and conquest roll; what its victors take by the lists they
+    posted (returned, taken once every war is fought) or owe as a decision."""
+    concerned = _concerning(lists, war)
     attack = sum((s.military for s in war.attackers), Decimal(0))
     defend = sum((s.military for s in war.defenders), Decimal(0))
     table, told = odds(attack, defend)
@@ -137,23 +193,29 @@ def fight(ctx: Context, world: DecadesWorld, war: War) -> None:
     world.wars.append(record)
     if outcome == WHITE_PEACE:
         ctx.emit(war.attackers[0].name, "war", f"war {war.id} ends in a white peace")
-        return
+        _say(concerned, f"war {war.id} ends in a white peace")
+        return []
     attackers_won = outcome == "attackers win"
     winners, losers = (war.attackers, war.defenders) if attackers_won else \
         (war.defenders, war.attackers)
     ctx.emit(winners[0].name, "war", f"war {war.id} is won by {_names(winners)}")
     _free_satellites(ctx, winners, losers)
+    beaten = {s.name for s in losers}
+    _say([p for p in concerned if p.actor.name in beaten], f"war {war.id} is lost")
+    concerned = [p for p in concerned if p.actor.name not in beaten]
     if not attackers_won and all(world.tribal(w) for w in winners):
         ctx.emit(winners[0].name, "conquest", f"{_names(winners)}: Tribal, it cannot profit "
                                               f"from a defensive war")
-        return
+        _say(concerned, f"war {war.id}: a Tribal defender cannot profit from a defensive war")
+        return []
     percent = int(ctx.dice.pick([(f"{p}%", w) for p, w in CONQUEST_TABLE], winners[0].name,
                                 f"conquest in war {war.id} (of the losers' value)",
                                 name=f"conquest {war.id}")[:-1])
     total = sum(world.economic_value(s) for s in losers)
     allowance = Decimal(total) * percent / 100
     record.conquest = f"{percent}% of {total} = {ev(allowance)}"
-    _spoils(ctx, world, war, winners, losers, percent, allowance, defensive=not attackers_won)
+    return _spoils(ctx, world, war, winners, losers, percent, allowance,
+                   defensive=not attackers_won, lists=concerned)
 
 
 def _strengths(side: list[State]) -> str:
@@ -169,14 +231,23 @@ def _shares(side: list[State]) -> dict[str, Decimal]:
 
 
 def _spoils(ctx: Context, world: DecadesWorld, war: War, winners: list[State],
-            losers: list[State], percent: int, allowance: Decimal, *, defensive: bool) -> None:
+            losers: list[State], percent: int, allowance: Decimal, *, defensive: bool,
+            lists: Sequence[AnnexList] = ()) -> list[Taking]:
     """Each victor's claims on each loser: the allowance x both strength shares; a Tribal
-    defender gains nothing (§5, F25); a satellite beating its overlord goes free (§14)."""
+    defender gains nothing (§5, F25); a satellite beating its overlord goes free (§14). A
+    victor that posted its list takes by it (returned); any other owes its choice."""
     win_share, lose_share = _shares(winners), _shares(losers)
+    takings: list[Taking] = []
     for winner in winners:
+        mine = [p for p in lists if p.actor is winner]
+        posted = mine[0] if mine else None
+        _say(mine[1:], f"war {war.id}: taken by the list of row {posted.order.row}"
+             if posted else "")
         if defensive and world.tribal(winner):
             ctx.emit(winner.name, "conquest", f"{winner.name} is Tribal and cannot profit from "
                                               f"a defensive war")
+            _say([posted] if posted else [], f"war {war.id}: {winner.name} is Tribal and "
+                                             f"cannot profit from a defensive war")
             continue
         claims = [claim_on(world, loser, (allowance * win_share[winner.name] *
                                           lose_share[loser.name]).quantize(CENT, ROUND_DOWN),
@@ -185,7 +256,85 @@ def _spoils(ctx: Context, world: DecadesWorld, war: War, winners: list[State],
         claims = [c for c in claims if c.allowance > 0 or (percent >= 50 and c.single)]
         satellites = [loser.name for loser in losers if percent >= 50 and loser.alive
                       and loser.overlord != winner.name and not loser.overlord]
-        owe_conquest(ctx, war.id, winner, claims, war.continent, satellites)
+        if posted is None:
+            owe_conquest(ctx, war.id, winner, claims, war.continent, satellites)
+        else:
+            takings.append(Taking(posted, war.id, war.continent, claims,
+                                  [loser.name for loser in losers], satellites))
+    return takings
+
+
+def annex_lists(ctx: Context, world: DecadesWorld) -> list[AnnexList]:
+    """The lists posted with the wars, their entries read: provinces, 'X as satellite',
+    'nothing' (issue 29)."""
+    names = world.names()
+    out: list[AnnexList] = []
+    for order in ctx.orders(ANNEX_LIST):
+        actor = GUARDS.acting(ctx, order)
+        enemy = actor and GUARDS.other_player(ctx, order, actor)
+        if enemy is None:
+            continue
+        entries: list[str] = []
+        for entry in values.name_list(order.fields["province"]):
+            folded = values.fold(entry)
+            state = names["player"].get(entry[:-len(SATELLITE_WORDS)]) \
+                if folded.endswith(SATELLITE_WORDS) else None
+            read = NOTHING if folded == NOTHING else \
+                f"{state}{SATELLITE_WORDS}" if state else names["province"].get(entry)
+            if read is None:
+                ctx.resolve(order, Status.REJECTED, reasons.NOT_A_CHOICE.say(entry=entry))
+                break
+            entries.append(read)
+        else:
+            out.append(AnnexList(order, actor, enemy, entries))
+    return out
+
+
+def take_posted(ctx: Context, world: DecadesWorld, taking: Taking) -> None:
+    """The victor's list, taken as its answer would be (:func:`take_choices`): its entries
+    on the war's continent, of its losers; the rest is for another war, or nothing."""
+    posted = taking.posted
+    ours = [e for e in posted.entries if e == NOTHING or (
+        e[:-len(SATELLITE_WORDS)] in taking.losers if e.endswith(SATELLITE_WORDS)
+        else world.provinces[e].continent == taking.continent)]
+    ctx.emit(posted.actor.name, "conquest", f"{posted.actor.name} takes what it posted with "
+                                            f"war {taking.war}: {', '.join(ours) or NOTHING}")
+    taken, refused = take_choices(ctx, posted.actor, {c.loser: c for c in taking.claims},
+                                  taking.continent, f"war {taking.war}", ours,
+                                  taking.satellites)
+    posted.taken = posted.taken or bool(taken) or NOTHING in ours
+    posted.refused = posted.refused or bool(refused)
+    said = f"war {taking.war}: {', '.join(taken) or 'nothing'} taken"
+    posted.said.append(said + (f"; not {'; '.join(refused)}" if refused else ""))
+
+
+def close_list(ctx: Context, posted: AnnexList) -> None:
+    """A list's result: taken (in part), refused, or not needed when no war was won."""
+    if not posted.wars:
+        ctx.resolve(posted.order, Status.REJECTED, reasons.NO_SUCH_WAR.say(
+            state=posted.actor.name, enemy=posted.enemy.name))
+        return
+    status = Status.NOT_NEEDED if not (posted.taken or posted.refused) else \
+        Status.REJECTED if not posted.taken else \
+        Status.PARTIAL if posted.refused else Status.APPLIED
+    ctx.resolve(posted.order, status, "; ".join(posted.said))
+
+
+def _concerning(lists: Sequence[AnnexList], war: War) -> list[AnnexList]:
+    """The lists posted by a state of one side of the war against one of the other; each
+    notes the war."""
+    attackers = {s.name for s in war.attackers}
+    defenders = {s.name for s in war.defenders}
+    out = [p for p in lists if (p.actor.name in attackers and p.enemy.name in defenders)
+           or (p.actor.name in defenders and p.enemy.name in attackers)]
+    for posted in out:
+        posted.wars.append(war.id)
+    return out
+
+
+def _say(lists: Sequence[AnnexList], text: str) -> None:
+    for posted in lists:
+        posted.said.append(text)
 
 
 def _free_satellites(ctx: Context, winners: list[State], losers: list[State]) -> None:

@@ -135,7 +135,7 @@ def example_key_image(ruleset_name: str) -> Image.Image:
     problems = Problems()
     data = read_map(ruleset, state, problems)
     problems.raise_if_any()
-    at, size = positions(data, spacing=130)
+    at, size, _ = positions(data, spacing=130)
     reach, pad = 85, 40
     keys = {p.name: p.key for p in data.provinces}
     points = {p.name: (at[p.name][0] + pad, at[p.name][1] + pad) for p in data.provinces}

@@ -242,6 +242,22 @@ def test_a_painted_maps_legend_is_legible_at_a_chats_preview_width(game):
     assert preview_height(legend_size(width), width) >= LEGIBLE
 
 
+@pytest.mark.parametrize("game", PAINTED)
+def test_the_names_painted_on_an_example_key_image_are_legible_at_preview_width(game):
+    """The shipped key images' names (sheetmaster.testing.mapimages) are painted in solid
+    LABEL pixels: their tallest stroke (an 'l', a 'k': 0.76 of the letters' size in DejaVu
+    Sans) is measured, shown PREVIEW wide."""
+    from sheetmaster.testing.mapimages import LABEL
+
+    pixels = np.asarray(Image.open(TEMPLATES / f"{game}-example-map.png").convert("RGB"))
+    ink = (pixels == LABEL).all(axis=-1)
+    run, tallest = np.zeros(ink.shape[1], dtype=np.int64), 0
+    for row in ink:
+        run = np.where(row, run + 1, 0)
+        tallest = max(tallest, int(run.max()))
+    assert preview_height(tallest, ink.shape[1]) >= 0.72 * LEGIBLE
+
+
 def crowded_map(names: list[str], columns: int) -> MapData:
     """Provinces in a grid, each bordering the next in its row and column."""
     rows = [names[i:i + columns] for i in range(0, len(names), columns)]

@@ -308,7 +308,8 @@ def test_a_map_too_big_for_the_width_is_drawn_as_wide_as_its_whole_names_need():
 
 @pytest.mark.parametrize(("names", "codes"), [
     (["Burgundy", "Brittany", "Brandenburg"], ["Bur", "Bri", "Bra"]),
-    (["East Prussia", "Eastern Mediterranean"], ["Eas", "EMe"]),
+    (["East Prussia", "Eastern Mediterranean"], ["EPr", "EMe"]),
+    (["Irish Sea", "Ionian Sea"], ["Iri", "ISe"]),
     (["Kent", "York", "Paris"], ["Kent", "York", "Par"]),
     (["Tyrol", "Tyrrhenian Sea"], ["Tyr", "TSe"]),
     (["Saxony", "Sax"], ["Sao", "Sax"]),  # a code is never another name

@@ -2,9 +2,10 @@
 already as wide as a chat preview allows, with the whole name in the legend's key.
 
 Diplomacy's convention: three letters, the name's first three where no other name took them
-("Burgundy" -> "Bur"), a two-word name's initials ("East Prussia" -> "EPr"); a name of four
-letters or fewer is as short as a code already and stays whole. Each code depends only on
-the set of names (never on owners), so a province keeps its code from turn to turn.
+("Burgundy" -> "Bur"), a name of several words its first word's initial and the next word's
+first two ("East Prussia" -> "EPr", "Irish Sea" -> "ISe"); a name of four letters or fewer
+is as short as a code already and stays whole. Each code depends only on the set of names
+(never on owners), so a province keeps its code from turn to turn.
 """
 
 from __future__ import annotations
@@ -37,16 +38,16 @@ def abbreviations(names: Iterable[str]) -> dict[str, str]:
 
 
 def _candidates(name: str) -> Iterator[str]:
-    """Codes for ``name``, the likeliest first: its first three letters; a two-word name's
-    initial and the second word's first two; its first letter and any two later ones; then
-    four letters the same ways."""
+    """Codes for ``name``, the likeliest first: a name of several words, its initial and the
+    second word's first two; its first three letters; its first letter and any two later
+    ones; then four letters the same way."""
     words = _WORD.findall(name)
     if not words:
         return
     letters = "".join(words)
-    yield _cased(letters[:3])
     if len(words) >= 2:
         yield words[0][0].upper() + _cased(words[1][:2])
+    yield _cased(letters[:3])
     for length in (3, 4):
         for rest in itertools.combinations(letters[1:], length - 1):
             yield _cased(letters[0] + "".join(rest))

@@ -206,3 +206,12 @@ def test_a_games_toml_map_image_over_the_budget_fails_that_game_as_a_usage_error
     assert "failed" in captured.out and "is too large" in captured.err
     assert "Traceback" not in captured.err
     assert claims.read_bytes() == before
+
+
+def test_map_full_size_draws_a_large_game_as_wide_as_its_whole_names_need(tmp_path: Path):
+    game = tmp_path / "golden.xlsx"
+    shutil.copy(TEMPLATES / "goldenage-example.xlsx", game)
+    assert main(["map", str(game), "--out", str(tmp_path / "post.png")]) == 0
+    assert main(["map", str(game), "--full-size", "--out", str(tmp_path / "gm.png")]) == 0
+    with Image.open(tmp_path / "post.png") as post, Image.open(tmp_path / "gm.png") as gm:
+        assert post.width <= 800 < gm.width

@@ -15,19 +15,32 @@ from functools import cache
 import numpy as np
 import pytest
 import shapely
+from PIL import Image
 
 from sheetmaster import rules
 from sheetmaster.app.commands.maps import map_title
-from sheetmaster.app.maps.graph import GraphPlan, graph_keys, plan_graph
+from sheetmaster.app.maps.abbrev import abbreviations
+from sheetmaster.app.maps.graph import (
+    LEGEND_SIZE,
+    MAX_WIDTH,
+    NAME_SIZE,
+    SEA_SIZE,
+    GraphPlan,
+    draw_graph,
+    graph_keys,
+    plan_graph,
+)
 from sheetmaster.app.maps.key_image import load_pixels
-from sheetmaster.app.maps.marks import game_name, mark_keys
+from sheetmaster.app.maps.marks import LEGIBLE, PREVIEW, game_name, legend, mark_keys
 from sheetmaster.app.maps.placement import Wanted, overlap, place
 from sheetmaster.app.maps.render import plan_image
 from sheetmaster.app.maps.spots import spots
-from sheetmaster.app.maps.state import MapData, read_map
+from sheetmaster.app.maps.state import MapData, Province, read_map
 from sheetmaster.app.runs import ruleset_of
 from sheetmaster.engine.turn import resolve
 from sheetmaster.kit import fairness
+from sheetmaster.kit.mapgraph import LAND
+from sheetmaster.kit.mapspec import MapSpec
 from sheetmaster.kit.schema import Problems
 from sheetmaster.stores.xlsx import XlsxStore
 from tests.test_map_golden import TEMPLATES
@@ -194,3 +207,114 @@ def test_a_title_wider_than_the_picture_wraps_and_keeps_the_turn():
     assert len(lines) > 1 and " ".join(lines) == title
     assert all(font(20).getlength(line) <= 260 for line in lines)
     assert _wrapped("Constantinople-and-the-Straits", font(20), 100)[0].endswith("\u2026")
+
+
+# --- legible in a chat's preview -----------------------------------------------------------
+
+def preview_height(size: int, width: int) -> float:
+    """Letters of ``size`` pixels in a picture ``width`` wide, shown PREVIEW wide."""
+    return size * PREVIEW / width
+
+
+@pytest.mark.parametrize("game", MAPPED)
+def test_every_name_is_legible_at_a_chats_preview_width(game):
+    """"Legible at Discord's preview width": the picture is as wide as its plan (the legend
+    never widens it), and shown 550 pixels wide its names, seas' names and legend are at
+    least 11 pixels high; every name is written whole, or as a code the legend spells out."""
+    data, title = example(game)
+    plan = planned(game)
+    assert draw_graph(data).width == plan.size[0] <= MAX_WIDTH
+    for size in (NAME_SIZE, SEA_SIZE, LEGEND_SIZE):
+        assert preview_height(size, plan.size[0]) >= LEGIBLE
+    for province in data.provinces:
+        written = plan.labels[province.name]
+        assert written == province.label or plan.codes[written] == province.label
+    for sea, written in plan.sea_labels.items():
+        assert written == sea or plan.codes[written] == sea
+
+
+@pytest.mark.parametrize("game", PAINTED)
+def test_a_painted_maps_legend_is_legible_at_a_chats_preview_width(game):
+    from sheetmaster.app.maps.key_image import load_pixels as pixels_of
+    from sheetmaster.app.maps.render import legend_size
+
+    width = pixels_of(TEMPLATES / f"{game}-example-map.png").shape[1]
+    assert preview_height(legend_size(width), width) >= LEGIBLE
+
+
+@pytest.mark.parametrize("game", PAINTED)
+def test_the_names_painted_on_an_example_key_image_are_legible_at_preview_width(game):
+    """The shipped key images' names (sheetmaster.testing.mapimages) are painted in solid
+    LABEL pixels: their tallest stroke (an 'l', a 'k': 0.76 of the letters' size in DejaVu
+    Sans) is measured, shown PREVIEW wide."""
+    from sheetmaster.testing.mapimages import LABEL
+
+    pixels = np.asarray(Image.open(TEMPLATES / f"{game}-example-map.png").convert("RGB"))
+    ink = (pixels == LABEL).all(axis=-1)
+    run, tallest = np.zeros(ink.shape[1], dtype=np.int64), 0
+    for row in ink:
+        run = np.where(row, run + 1, 0)
+        tallest = max(tallest, int(run.max()))
+    assert preview_height(tallest, ink.shape[1]) >= 0.72 * LEGIBLE
+
+
+def crowded_map(names: list[str], columns: int) -> MapData:
+    """Provinces in a grid, each bordering the next in its row and column."""
+    rows = [names[i:i + columns] for i in range(0, len(names), columns)]
+    links: dict[str, set[str]] = {n: set() for n in names}
+    for r, row in enumerate(rows):
+        for c, name in enumerate(row):
+            for other in ([row[c + 1]] if c + 1 < len(row) else []) + \
+                    ([rows[r + 1][c]] if r + 1 < len(rows) and c < len(rows[r + 1]) else []):
+                links[name].add(other)
+                links[other].add(name)
+    provinces = [Province(n, i + 2, n, links={LAND: tuple(sorted(links[n]))})
+                 for i, n in enumerate(names)]
+    return MapData(MapSpec("Lands", owner="owner", links={LAND: "borders"}), provinces, {},
+                   (230, 225, 210))
+
+
+LONG = [f"{word} {part}" for word in ("Upper", "Lower", "Middle", "Greater", "Northern",
+                                      "Southern") for part in ("Marchland", "Riverside",
+                                                              "Highlands", "Forestdale")]
+
+
+def test_names_that_find_no_place_within_the_width_are_written_as_codes_in_the_legend():
+    data = crowded_map(LONG, 4)
+    plan = plan_graph(data, max_width=400)
+    assert plan.size[0] <= 400 and not plan.crowded
+    assert plan.codes  # some names did not fit whole
+    for province in data.provinces:
+        written = plan.labels[province.name]
+        assert written == province.label or plan.codes[written] == province.label
+    assert all(len(code) <= 4 for code in plan.codes)
+    boxes = list(boxes_of(plan).values())
+    assert not any(overlap(a, b) for a, b in itertools.combinations(boxes, 2))
+    assert plan_graph(data, max_width=None).codes == {}  # as wide as the names need
+
+
+def test_the_legend_spells_out_every_code():
+    data = crowded_map(LONG, 4)
+    short = draw_graph(data, max_width=400)
+    whole = legend(Image.new("RGB", (400, 100)), data, LEGEND_SIZE, [])
+    assert short.height - plan_graph(data, max_width=400).size[1] > whole.height - 100
+
+
+def test_a_map_too_big_for_the_width_is_drawn_as_wide_as_its_whole_names_need():
+    data = crowded_map(LONG, 4)
+    plan = plan_graph(data, max_width=120)
+    assert plan.codes == {} and not plan.crowded and plan.size[0] > 120
+
+
+@pytest.mark.parametrize(("names", "codes"), [
+    (["Burgundy", "Brittany", "Brandenburg"], ["Bur", "Bri", "Bra"]),
+    (["East Prussia", "Eastern Mediterranean"], ["EPr", "EMe"]),
+    (["Irish Sea", "Ionian Sea"], ["Iri", "ISe"]),
+    (["Kent", "York", "Paris"], ["Kent", "York", "Par"]),
+    (["Tyrol", "Tyrrhenian Sea"], ["Tyr", "TSe"]),
+    (["Saxony", "Sax"], ["Sao", "Sax"]),  # a code is never another name
+])
+def test_codes_are_short_unique_and_depend_on_the_names_alone(names, codes):
+    got = abbreviations(names)
+    assert [got[n] for n in names] == codes
+    assert abbreviations(reversed(names)) == got

@@ -12,6 +12,7 @@ Voronoi cells around each province's position, cut by the sea.
 from __future__ import annotations
 
 import hashlib
+import math
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -20,7 +21,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from sheetmaster.app.maps.colours import RGB
-from sheetmaster.app.maps.marks import font
+from sheetmaster.app.maps.marks import LEGIBLE, PREVIEW, font
 from sheetmaster.engine.builder import example_game
 
 SEA: RGB = (158, 196, 222)
@@ -44,7 +45,8 @@ def key_colour(name: str, taken: set[RGB] | None = None) -> RGB:
 def voronoi_key_image(points: Mapping[str, tuple[float, float]], keys: Mapping[str, RGB],
                       size: tuple[int, int], reach: float) -> Image.Image:
     """Each province the pixels nearest its point, up to ``reach`` pixels away (a wavy
-    coast); sea beyond; dark borders and coasts; each name written at its point."""
+    coast); sea beyond; dark borders and coasts; each name written at its point, as
+    high as a chat's preview of the picture needs (LEGIBLE pixels shown PREVIEW wide)."""
     width, height = size
     names = list(points)
     centres = np.array([points[n] for n in names], dtype=np.float64)
@@ -67,8 +69,9 @@ def voronoi_key_image(points: Mapping[str, tuple[float, float]], keys: Mapping[s
     picture = Image.fromarray(pixels, "RGB")
     draw = ImageDraw.Draw(picture)
     draw.fontmode = "1"  # solid letters: no blend of label and key colours to stay behind
+    letters = font(max(12, math.ceil(width * LEGIBLE / PREVIEW)))
     for name, (cx, cy) in zip(names, centres):
-        draw.text((cx, cy + 24), name, fill=LABEL, font=font(12), anchor="ma")
+        draw.text((cx, cy - 10), name, fill=LABEL, font=letters, anchor="mm")
     return picture
 
 
@@ -135,8 +138,8 @@ def example_key_image(ruleset_name: str) -> Image.Image:
     problems = Problems()
     data = read_map(ruleset, state, problems)
     problems.raise_if_any()
-    at, size = positions(data, spacing=130)
     reach, pad = 85, 40
+    at, size, _ = positions(data, spacing=130, max_width=800 - 2 * pad)
     keys = {p.name: p.key for p in data.provinces}
     points = {p.name: (at[p.name][0] + pad, at[p.name][1] + pad) for p in data.provinces}
     return voronoi_key_image(points, keys, (size[0] + 2 * pad, size[1] + 2 * pad),

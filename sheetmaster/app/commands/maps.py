@@ -143,7 +143,7 @@ def cmd_map(args: argparse.Namespace) -> int:
     try:
         with _usable_image():
             picture = map_picture(ruleset, prepared, image=image,
-                                  title=map_title(prepared, latest))
+                                  title=map_title(prepared, latest), full_size=args.full_size)
     except NoPicture as exc:
         raise UsageError(f"no map to draw: {exc}") from None
     out = Path(args.out) if args.out else _default_out(store, latest)
@@ -193,4 +193,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
                         "come from the workbook's backups)")
     p.add_argument("--out", metavar="PNG",
                    help="where to write it (default: NAME-turn-N-map.png beside the game)")
+    p.add_argument("--full-size", action="store_true",
+                   help="drawn from the borders, as wide as the names need (by default the "
+                        "map is at most 800 pixels wide, legible in a chat's preview)")
     p.set_defaults(run=cmd_map)

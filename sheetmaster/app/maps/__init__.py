@@ -10,7 +10,8 @@
   the map graph alone, when there is no image;
 - :mod:`~sheetmaster.app.maps.placement`: names and badges placed where nothing else is
   (shapely), on the drawing from the graph; :mod:`~sheetmaster.app.maps.spots`: the marks'
-  clear spots inside each province of the GM's image;
+  clear spots inside each province of the GM's image; :mod:`~sheetmaster.app.maps.abbrev`:
+  the codes written for names that find no place on a map as narrow as a chat's preview;
 - :mod:`~sheetmaster.app.maps.marks`: capitals, unit counts, the legend and the title on both;
 - :mod:`~sheetmaster.app.maps.render`: ``map_picture(ruleset, state, image=...)``, the entry point.
 """

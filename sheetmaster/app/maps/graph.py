@@ -6,6 +6,10 @@ sea's name between its coasts, capitals starred, occupation hatched, units count
 Names and badges are placed by :mod:`~sheetmaster.app.maps.placement`, never on a disc, a
 mark or each other. Where the names do not fit, the whole map is spread wider and placed
 again: the picture is as small as its names allow, from a start sized for a chat preview.
+It is never wider than a chat preview keeps its names legible (``MAX_WIDTH``: names 11
+pixels high where Discord shows the picture 550 pixels wide); a map that needs more room
+there writes the names that found no place as short codes (:mod:`~sheetmaster.app.maps.abbrev`,
+the whole names in the legend's key), and only when codes are not enough grows downwards.
 The names are placed before the badges and depend only on the map graph and the pins, so
 they stay put from turn to turn while armies come and go.
 """
@@ -23,11 +27,14 @@ from shapely import STRtree
 from sheetmaster.kit.mapgraph import LAND
 
 from . import placement
+from .abbrev import abbreviations
 from .colours import RGB, darker, parse_colour
 from .layout import Point, layout
 from .marks import (
     BLACK,
+    LEGIBLE,
     PAPER,
+    PREVIEW,
     WHITE,
     Key,
     badge_size,
@@ -49,9 +56,13 @@ LAND_LINE: RGB = (120, 115, 105)
 #: a province's disc, and the blue ring around a coastal one, in pixels.
 RADIUS, COAST = 12, 5
 #: the letters, in pixels: provinces' and seas' names, unit counts, the legend (its title a
-#: third larger). Sized for a chat preview: Discord shows a picture at most 550 pixels wide
-#: in the chat, where a picture 1,000 pixels wide still has its names 9 pixels high.
-NAME_SIZE, SEA_SIZE, BADGE_SIZE, LEGEND_SIZE = 16, 15, 14, 16
+#: third larger).
+NAME_SIZE, SEA_SIZE, BADGE_SIZE, LEGEND_SIZE = 16, 16, 14, 16
+#: the widest picture whose names are still LEGIBLE pixels high shown PREVIEW pixels wide
+#: (Discord's chat): 800 pixels.
+MAX_WIDTH = NAME_SIZE * PREVIEW // LEGIBLE
+#: loosened within MAX_WIDTH, a map grows at most this many times as tall as it is wide.
+TALL = 2.0
 #: the usual distance between neighbouring discs tried first, in pixels; while some name
 #: finds no free place, the map is spread by GROWTH and placed again, at most TRIES times.
 SPACING, GROWTH, TRIES = 50.0, 1.08, 24
@@ -80,11 +91,17 @@ class GraphPlan:
     badges: dict[str, Box]
     #: things that found no free place and were drawn at their first choice anyway.
     crowded: list[str]
+    #: what is written for each province and each sea: its name, or its code.
+    labels: dict[str, str]
+    sea_labels: dict[str, str]
+    #: the codes written for whole names (code -> name), for the legend's key.
+    codes: dict[str, str]
 
 
-def draw_graph(data: MapData) -> Image.Image:
-    """The whole picture: discs, lines, marks and the legend."""
-    plan = plan_graph(data)
+def draw_graph(data: MapData, max_width: int | None = MAX_WIDTH) -> Image.Image:
+    """The whole picture: discs, lines, marks and the legend (``max_width``: see
+    :func:`plan_graph`)."""
+    plan = plan_graph(data, max_width)
     at = plan.at
     picture = Image.new("RGB", plan.size, PAPER)
     draw = ImageDraw.Draw(picture)
@@ -100,14 +117,17 @@ def draw_graph(data: MapData) -> Image.Image:
     for place in data.provinces:
         _disc(picture, draw, data, place, *at[place.name])
     for sea, box in plan.seas.items():
-        draw.text(_middle(box), sea, fill=darker(SEA_INK, 0.8), font=font(SEA_SIZE),
-                  anchor="mm", stroke_width=3, stroke_fill=PAPER)
+        draw.text(_middle(box), plan.sea_labels[sea], fill=darker(SEA_INK, 0.8),
+                  font=font(SEA_SIZE), anchor="mm", stroke_width=3, stroke_fill=PAPER)
     for place in data.provinces:
-        draw.text(_middle(plan.names[place.name]), place.label, fill=BLACK,
+        draw.text(_middle(plan.names[place.name]), plan.labels[place.name], fill=BLACK,
                   font=font(NAME_SIZE), anchor="mm", stroke_width=3, stroke_fill=WHITE)
         if place.name in plan.badges:
             badges(draw, data, place, *_middle(plan.badges[place.name]), BADGE_SIZE)
-    return legend(picture, data, LEGEND_SIZE, graph_keys(data))
+    seas = {s for s in plan.sea_labels.values()}
+    codes = [(code, name, darker(SEA_INK, 0.8) if code in seas else BLACK)
+             for code, name in plan.codes.items()]
+    return legend(picture, data, LEGEND_SIZE, graph_keys(data), codes)
 
 
 def graph_keys(data: MapData) -> list[Key]:
@@ -129,35 +149,91 @@ def graph_keys(data: MapData) -> list[Key]:
     return keys
 
 
-def plan_graph(data: MapData) -> GraphPlan:
-    """Discs laid out, spread until every name has a free place; then the badges."""
-    spacing, unit = SPACING, laid_out(data)
-    for attempt in range(TRIES):
-        scene = _Scene(data, *positions(data, spacing, unit))
-        slots = scene.slots()
-        names, seas = scene.names(spacing, list(slots.values()))
-        missing = sum(b is None for b in (*names.values(), *seas.values()))
-        if not missing or attempt == TRIES - 1 or max(scene.size) >= MAX_SIDE:
-            break
-        # many names without a place: a bigger step (a few: a small one, for a small map)
-        spacing *= GROWTH ** (3 if missing > len(names) / 10 else 1)
-    crowded = [k for k, b in (*names.items(), *seas.items()) if b is None]
-    names = {k: b or _first(scene.name(k, everywhere=True)) for k, b in names.items()}
-    seas = {k: b or _first(_sea_wanted(k, scene.at[_SEA + k], spacing))
-            for k, b in seas.items()}
-    badge_boxes = scene.badges(slots, [*names.values(), *seas.values()])
+def plan_graph(data: MapData, max_width: int | None = MAX_WIDTH) -> GraphPlan:
+    """Discs laid out, spread until every name has a free place; then the badges. Never
+    wider than ``max_width`` (None: as wide as the names need): there, crowded clusters are
+    loosened where they are, and names still without a place are written as codes; a map
+    whose names fit no such picture is drawn as wide as they need."""
+    unit, whole = laid_out(data), _whole(data)
+    fit = _Fit(data, unit, whole, max_width)
+    if fit.missing and max_width is not None:
+        fit = _Fit(data, unit, whole, None)
+    scene, labels = fit.scene, fit.labels
+    crowded = [k for k, b in (*fit.names.items(), *fit.seas.items()) if b is None]
+    names = {k: b or _first(scene.name(k, everywhere=True)) for k, b in fit.names.items()}
+    seas = {k: b or _first(_sea_wanted(k, labels[_SEA + k], scene.at[_SEA + k], fit.spacing))
+            for k, b in fit.seas.items()}
+    badge_boxes = scene.badges(fit.slots, [*names.values(), *seas.values()])
     crowded += [k for k, b in badge_boxes.items() if b is None]
     badge_boxes = {k: b or _first(scene.badge(k, everywhere=True))
                    for k, b in badge_boxes.items()}
     return GraphPlan(scene.size, scene.at, scene.reach, names, seas,  # type: ignore[arg-type]
-                     badge_boxes, crowded)
+                     badge_boxes, crowded, {k: labels[k] for k in names},
+                     {k: labels[_SEA + k] for k in seas}, fit.written())
+
+
+class _Fit:
+    """The names placed at the smallest spacing where they all fit (or the largest tried):
+    the map spread by GROWTH while some name has no place (within ``max_width`` only its
+    crowded clusters loosen, while it is at most TALL times as tall as wide); then, within
+    ``max_width``, those names and their neighbours' written as codes, a round at a time."""
+
+    def __init__(self, data: MapData, unit: dict[str, Point], whole: dict[str, str],
+                 max_width: int | None) -> None:
+        self.whole, self.codes = whole, abbreviations(whole.values())
+        self.short: set[str] = set()  # provinces, and _SEA + sea, written as their codes
+        spacing, grown, step = SPACING, 0, 1.0
+        for _ in range(TRIES + len(whole) + 1):
+            self.labels = {k: self.codes[t] if k in self.short else t for k, t in whole.items()}
+            at, size, across = positions(data, spacing, unit, max_width)
+            self.scene = _Scene(data, at, size, self.labels)
+            self.slots = self.scene.slots()
+            self.spacing = spacing * across
+            self.names, self.seas = self.scene.names(self.spacing, list(self.slots.values()))
+            self.missing = [k for k, b in (*self.names.items(),
+                                           *((_SEA + s, b) for s, b in self.seas.items()))
+                            if b is None]
+            if not self.missing:
+                return
+            if max_width is not None and across < 1 and size[1] > TALL * max_width \
+                    and grown < TRIES:
+                spacing /= step  # too tall: back to the last spacing, and no more growing
+                grown = TRIES
+            elif grown < TRIES - 1 and max(size) < MAX_SIDE:
+                # many names without a place: a bigger step (a few: a small one)
+                step = GROWTH ** (3 if len(self.missing) > len(self.names) / 10 else 1)
+                spacing *= step
+                grown += 1
+            elif max_width is None or not self._shorten():
+                return
+
+    def _shorten(self) -> bool:
+        """Write the names without a place as codes (those all are: their neighbours');
+        False when none is left to shorten."""
+        def longer(keys: list[str]) -> set[str]:
+            return {k for k in keys if self.codes[self.whole[k]] != self.labels[k]}
+
+        more = longer(self.missing) or longer(self.scene.near(self.missing, self.spacing * 1.5))
+        self.short |= more
+        return bool(more)
+
+    def written(self) -> dict[str, str]:
+        """Each code written on the map and the whole name it stands for."""
+        return dict(sorted((self.codes[self.whole[k]], self.whole[k]) for k in self.short))
+
+
+def _whole(data: MapData) -> dict[str, str]:
+    """The whole name written for each province (its label) and sea (keyed _SEA + sea)."""
+    seas = sorted({s for p in data.provinces for s in p.seas})
+    return {**{p.name: p.label for p in data.provinces}, **{_SEA + s: s for s in seas}}
 
 
 class _Scene:
     """The discs where they are drawn at one spacing, and what is placed around them."""
 
-    def __init__(self, data: MapData, at: dict[str, Point], size: tuple[int, int]) -> None:
-        self.data, self.at, self.size = data, at, size
+    def __init__(self, data: MapData, at: dict[str, Point], size: tuple[int, int],
+                 labels: dict[str, str]) -> None:
+        self.data, self.at, self.size, self.labels = data, at, size, labels
         self.bounds: Box = (0, 0, size[0], size[1])
         self.number = {p.name: i for i, p in enumerate(data.provinces)}
         self.reach = {p.name: float(RADIUS + (COAST if p.seas else 0)) for p in data.provinces}
@@ -165,6 +241,15 @@ class _Scene:
                       for p in data.provinces]
         self.lines = [shapely.LineString((at[a], at[b])) for a, b, _ in _borders(data)]
         self.centres = STRtree(shapely.points([at[p.name] for p in data.provinces]))
+
+    def near(self, keys: list[str], distance: float) -> list[str]:
+        """The provinces and seas (keyed _SEA + sea) within ``distance`` of any of ``keys``:
+        the names that crowd theirs."""
+        every = list(self.at)
+        points = shapely.points([self.at[k] for k in every])
+        _, found = STRtree(points).query(shapely.points([self.at[k] for k in keys]),
+                                         predicate="dwithin", distance=distance)
+        return sorted({every[i] for i in found.tolist()})
 
     def slots(self) -> dict[str, Box]:
         """A place on every disc's rim kept free of names for a one-digit badge, whether
@@ -184,7 +269,8 @@ class _Scene:
         provinces = self.data.provinces
         seas = sorted({s for p in provinces for s in p.seas})
         wanted = [self.name(p.name) for p in provinces]
-        wanted += [_sea_wanted(s, self.at[_SEA + s], spacing) for s in seas]
+        wanted += [_sea_wanted(s, self.labels[_SEA + s], self.at[_SEA + s], spacing)
+                   for s in seas]
         obstacles = [*self.discs, *(shapely.box(*b) for b in slots)]
         got = placement.place(wanted, self.bounds, obstacles, self.lines)
         return {p.name: got[p.name] for p in provinces}, {s: got[_SEA + s] for s in seas}
@@ -200,7 +286,7 @@ class _Scene:
     def name(self, name: str, everywhere: bool = False) -> Wanted:
         """A province's name: beside its disc, never nearer another disc (``everywhere``:
         the misleading places too, for a name drawn anyway where none is free)."""
-        label = self.data.provinces[self.number[name]].label
+        label = self.labels[name]
         size = text_size(label, NAME_SIZE, stroke=3)
         centres = _around(self.at[name], self.reach[name], size)
         return Wanted(name, size, centres if everywhere else self.clear(name, centres, size))
@@ -265,10 +351,11 @@ def _around(centre: Point, reach: float, size: tuple[float, float]) -> list[Poin
     return out
 
 
-def _sea_wanted(sea: str, centre: Point, spacing: float) -> Wanted:
-    """A sea's name: near its node (which the layout puts between its coasts), on a grid
-    around it, nearest first (sideways counts half: a name is wide)."""
-    size = text_size(sea, SEA_SIZE, stroke=3)
+def _sea_wanted(sea: str, text: str, centre: Point, spacing: float) -> Wanted:
+    """A sea's name (``text``: its name or code): near its node (which the layout puts
+    between its coasts), on a grid around it, nearest first (sideways counts half: a name
+    is wide)."""
+    size = text_size(text, SEA_SIZE, stroke=3)
     step = max(4.0, size[1] * 0.75)
     reach = int(spacing * 2.2 / step)
     grid = np.arange(-reach, reach + 1, dtype=np.float64) * step
@@ -306,11 +393,15 @@ def laid_out(data: MapData) -> dict[str, Point]:
                   _edges(data) + coasts, pins)
 
 
-def positions(data: MapData, spacing: float = SPACING, at: dict[str, Point] | None = None
-              ) -> tuple[dict[str, Point], tuple[int, int]]:
-    """Where each province (and each sea's name) is drawn, in pixels, and the picture's
-    size: the GM's pins or the layout (``at``, if laid out already), scaled so neighbours
-    are about ``spacing`` apart, then nudged so no two discs (with their rings) overlap."""
+def positions(data: MapData, spacing: float = SPACING, at: dict[str, Point] | None = None,
+              max_width: int | None = None
+              ) -> tuple[dict[str, Point], tuple[int, int], float]:
+    """Where each province (and each sea's name) is drawn, in pixels, the picture's size,
+    and the share of ``spacing`` that ``max_width`` leaves: the GM's pins or the layout
+    (``at``, if laid out already), scaled so neighbours are about ``spacing`` apart (or as
+    far as ``max_width`` allows), then nudged so no two discs (with their rings) are nearer
+    than a share of ``spacing`` (held to ``max_width``: the crowded clusters loosened where
+    they are, into the room the map has)."""
     at = laid_out(data) if at is None else at
     pins = {p.name for p in data.provinces if p.pin is not None}
     names = list(at)
@@ -321,15 +412,34 @@ def positions(data: MapData, spacing: float = SPACING, at: dict[str, Point] | No
     span = (points.max(axis=0) - points.min(axis=0)) * scale
     if span.max() > MAX_SIDE - 200:
         scale *= (MAX_SIDE - 200) / span.max()
-    points = points * scale
-    pinned = np.array([n in pins for n in names])
-    _apart(points, land, pinned, max(2 * (RADIUS + COAST) + 6, spacing * CLOSEST))
-    low, high = points.min(axis=0), points.max(axis=0)
     edge = np.array([RADIUS + COAST + MARGIN[0], RADIUS + COAST + MARGIN[1]])
+    room = np.inf if max_width is None else max(max_width - 2 * edge[0], 1.0)
+    across = min(1.0, room / span[0]) if span[0] > 0 else 1.0
+    points = points * (scale * across)
+    pinned = np.array([n in pins for n in names])
+    before = points.copy()
+    _apart(points, land, pinned, max(2 * (RADIUS + COAST) + 6, spacing * CLOSEST))
+    _with_coasts(points, before, names, data)
+    low, high = points.min(axis=0), points.max(axis=0)
+    if high[0] - low[0] > room:  # pushed apart wider than the picture may be
+        points[:, 0] = low[0] + (points[:, 0] - low[0]) * (room / (high[0] - low[0]))
+        high[0] = low[0] + room
     size = (int(np.ceil(high[0] - low[0] + 2 * edge[0])),
             int(np.ceil(high[1] - low[1] + 2 * edge[1])))
     return ({n: (round(float(x - low[0] + edge[0]), 2), round(float(y - low[1] + edge[1]), 2))
-             for n, (x, y) in zip(names, points)}, size)
+             for n, (x, y) in zip(names, points)}, size, across)
+
+
+def _with_coasts(points: np.ndarray, before: np.ndarray, names: list[str],
+                 data: MapData) -> None:
+    """Each sea's node moved as its coasts moved on average, so its name stays among them."""
+    at = {n: i for i, n in enumerate(names)}
+    coasts: dict[str, list[int]] = {}
+    for place in data.provinces:
+        for sea in place.seas:
+            coasts.setdefault(_SEA + sea, []).append(at[place.name])
+    for sea, rows in coasts.items():
+        points[at[sea]] = before[at[sea]] + (points[rows] - before[rows]).mean(axis=0)
 
 
 def _apart(points: np.ndarray, land: np.ndarray, pinned: np.ndarray, minimum: float) -> None:

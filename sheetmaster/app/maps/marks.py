@@ -19,6 +19,9 @@ from .state import MapData, Province
 WHITE: RGB = (255, 255, 255)
 BLACK: RGB = (0, 0, 0)
 PAPER: RGB = (250, 248, 242)
+#: a chat shows a posted picture at most PREVIEW pixels wide (Discord: 550), where letters
+#: LEGIBLE pixels high are still read without opening it.
+PREVIEW, LEGIBLE = 550, 11
 
 
 #: DejaVu Sans, shipped with sheetmaster so every machine draws the same letters (accents,
@@ -164,10 +167,11 @@ def game_name(setting: str) -> str:
     return _REMARK.sub("", first) or first
 
 
-def legend(picture: Image.Image, data: MapData, size: int, keys: Sequence[Key] = ()
-           ) -> Image.Image:
+def legend(picture: Image.Image, data: MapData, size: int, keys: Sequence[Key] = (),
+           codes: Sequence[tuple[str, str, RGB]] = ()) -> Image.Image:
     """The picture with a strip below it: the title, each player's colour and name, then
-    each mark the picture draws and what it means."""
+    each mark the picture draws and what it means, then each code written on the map for
+    a name (code, name, the code's colour)."""
     face, small = font(round(size * 1.3)), font(size)
     pad = size
     entries: list[tuple[str, Swatch]] = [
@@ -175,8 +179,11 @@ def legend(picture: Image.Image, data: MapData, size: int, keys: Sequence[Key] =
         if name not in data.gone]
     if any(not p.owner for p in data.provinces):
         entries.append((data.spec.nobody, _square(data.neutral)))
+    lead = max((small.getlength(code) for code, _, _ in codes), default=0.0) / size + 0.5
     rows = _flow(entries, picture.width, size, small) + \
-        _flow([(k.text, k.swatch) for k in keys], picture.width, size, small)
+        _flow([(k.text, k.swatch) for k in keys], picture.width, size, small) + \
+        _flow([(name, _code(code, ink, small)) for code, name, ink in codes],
+              picture.width, size, small, lead=max(lead, 2.0))
     title = _wrapped(data.title, face, picture.width - 2 * pad)
     title_height = size * 1.6 * len(title) + (size * 0.4 if title else 0)
     height = int(pad + title_height + len(rows) * size * 1.8 + pad / 2)
@@ -189,9 +196,9 @@ def legend(picture: Image.Image, data: MapData, size: int, keys: Sequence[Key] =
         top += size * 1.6
     top += size * 0.4 if title else 0
     for row in rows:
-        for left, text, swatch in row:
+        for left, text, swatch, lead in row:
             swatch(draw, (left, top, left + size * 1.6, top + size * 1.2))
-            draw.text((left + size * 2.0, top + size * 0.6), text, fill=BLACK, font=small,
+            draw.text((left + size * lead, top + size * 0.6), text, fill=BLACK, font=small,
                       anchor="lm")
         top += size * 1.8
     return out
@@ -203,17 +210,26 @@ def _square(colour: RGB) -> Swatch:
     return swatch
 
 
+def _code(code: str, ink: RGB, face: ImageFont.FreeTypeFont) -> Swatch:
+    """A code as the map writes it, in place of a swatch (left-aligned)."""
+    def swatch(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+        draw.text((box[0], (box[1] + box[3]) / 2), code, fill=ink, font=face, anchor="lm")
+    return swatch
+
+
 def _flow(entries: list[tuple[str, Swatch]], width: int, size: int,
-          face: ImageFont.FreeTypeFont) -> list[list[tuple[float, str, Swatch]]]:
-    """The entries in rows across ``width``: (left, text, swatch) each."""
-    rows: list[list[tuple[float, str, Swatch]]] = []
+          face: ImageFont.FreeTypeFont, lead: float = 2.0
+          ) -> list[list[tuple[float, str, Swatch, float]]]:
+    """The entries in rows across ``width``: (left, text, swatch, lead) each, the text
+    ``lead`` sizes right of the swatch's left."""
+    rows: list[list[tuple[float, str, Swatch, float]]] = []
     left = width
     for text, swatch in entries:
-        item = size * 2.0 + face.getlength(text) + size * 1.2
+        item = size * lead + face.getlength(text) + size * 1.2
         if not rows or (rows[-1] and left + item > width - size):
             rows.append([])
             left = size
-        rows[-1].append((left, text, swatch))
+        rows[-1].append((left, text, swatch, lead))
         left += item
     return rows
 

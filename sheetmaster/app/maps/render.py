@@ -21,10 +21,10 @@ from sheetmaster.kit.ruleset import Ruleset
 from sheetmaster.kit.schema import Problems
 
 from .colours import hex_colour
-from .graph import draw_graph
+from .graph import MAX_WIDTH, draw_graph
 from .key_image import load_pixels
 from .layout import TooBig
-from .marks import badge_size, badges, legend, mark_keys, star
+from .marks import LEGIBLE, PREVIEW, badge_size, badges, legend, mark_keys, star
 from .recolour import Painted, key_code, paint, province_index
 from .spots import Spot, spots
 from .state import MapData, Province, read_map
@@ -35,8 +35,10 @@ class NoPicture(ValueError):
 
 
 def map_picture(ruleset: Ruleset, state: GameState, *, image: str | Path | None = None,
-                title: str = "") -> Image.Image:
-    """The picture of ``state``'s map; raises StateError naming every problem."""
+                title: str = "", full_size: bool = False) -> Image.Image:
+    """The picture of ``state``'s map; raises StateError naming every problem. Drawn from
+    the borders, it is at most ``MAX_WIDTH`` wide, legible in a chat's preview;
+    ``full_size``: as wide as its whole names need (the GM's copy of a large map)."""
     if ruleset.map is None:
         raise NoPicture(f"the {ruleset.name} rules have no map to draw")
     problems = Problems()
@@ -46,7 +48,7 @@ def map_picture(ruleset: Ruleset, state: GameState, *, image: str | Path | None 
         raise NoPicture(f"the {ruleset.map.tab} tab has no rows yet")
     if image is None:
         try:
-            return draw_graph(data)
+            return draw_graph(data, None if full_size else MAX_WIDTH)
         except TooBig as exc:
             raise NoPicture(str(exc)) from None
     return recoloured(data, load_pixels(image), Path(image).name, problems)
@@ -105,9 +107,9 @@ def recoloured(data: MapData, pixels: np.ndarray, source: str, problems: Problem
 
 
 def legend_size(width: int) -> int:
-    """The legend's letters on a GM's image: a 50th of its width (shown 550 pixels wide in
-    a chat, 11 pixels high), within 14 and 48."""
-    return int(np.clip(width / 50, 14, 48))
+    """The legend's letters on a GM's image: LEGIBLE pixels high shown PREVIEW pixels wide
+    in a chat (a 50th of its width), within 14 and 48."""
+    return int(np.clip(np.ceil(width * LEGIBLE / PREVIEW), 14, 48))
 
 
 def mark_size(painted: Painted) -> int:

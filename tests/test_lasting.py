@@ -100,7 +100,7 @@ def test_a_cancelled_timer_refunds_what_the_rules_work_out():
     """A rule that refunds half rounded down gives the amount itself."""
     from sheetmaster.kit.timers import RUNNING, Timer, Timers
 
-    timer = Timer("T1", "fort", "Stark", "A", 1, 2, 1, 3, Decimal(41), RUNNING, "", "")
+    timer = Timer("T1", "fort", "Stark", "A", 1, 2, 1, 3, Decimal(41), RUNNING, "")
     lines = []
     timers = Timers(2, [timer], lambda *a, **k: lines.append(a[2]))
     assert timers.cancel(timer, "occupied", refund=41 // 2) == 20

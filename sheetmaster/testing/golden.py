@@ -237,7 +237,8 @@ def capture_case(ruleset, state, rule: str, *, seed: int | None = None,
 
     prepared = prepare(ruleset, state, secret)
     result = resolve(ruleset, state, seed=seed, secret=secret)
-    input_tables = {t.tab: t for t in (*ruleset.tables, *lasting_tables(ruleset.lasting))}
+    input_tables = {t.tab: t for t in (*ruleset.tables, *lasting_tables(ruleset.lasting,
+                                                                  ruleset.timer_layout))}
     if ruleset.gm_orders:
         input_tables[GM_ORDERS_TAB] = orders_table(ruleset.order_columns, GM_ORDERS_TAB)
 

@@ -109,6 +109,8 @@ class Unit:
     disbanding: bool = False
     #: ships: the land units aboard, in the order they embarked.
     cargo: list[str] = field(default_factory=list)
+    #: a ship left abandoned at sea: its running 'abandoned ship' timer says so (no nation).
+    abandoned: bool = False
 
     @property
     def at_sea(self) -> bool:
@@ -118,9 +120,6 @@ class Unit:
     def alive(self) -> bool:
         return not self.status.startswith("gone")
 
-    @property
-    def abandoned(self) -> bool:
-        return self.status == "abandoned"
 
 
 @dataclass(slots=True)
@@ -269,8 +268,9 @@ UNITS = Table("Units", (
     Column("supply penalties", Kind.WHOLE, "supply penalties so far", owned=True),
     Column("posture", Kind.CHOICE, "entrenched, or blank", owned=True,
            choices=("entrenched",), noun="a posture"),
-    Column("status", Kind.TEXT, "blank in play; 'abandoned' (a ship); 'gone (...)' once it "
-           "is no more (the row stays)", owned=True),
+    Column("status", Kind.TEXT, "blank in play; 'gone (...)' once it is no more (the row "
+           "stays). An abandoned ship is in play: its Timers row says it is abandoned",
+           owned=True),
     Column("name", Kind.TEXT, "its given name", bind="title"),
     Column("classification", Kind.TEXT, "its class at its tech level (written by "
            "sheetmaster from the Settings tab)", owned=True, optional=True),
@@ -285,7 +285,8 @@ BUILDINGS = Table("Buildings", (
            required=True),
     Column("sea zone", Kind.REF, "a port's sea zone", owned=True, ref="Sea zones"),
     Column("level", Kind.WHOLE, "a port's level", owned=True),
-    Column("state", Kind.CHOICE, "active (or blank), mothballed or reactivating (forts)",
+    Column("state", Kind.CHOICE, "active (or blank) or mothballed (forts; one being "
+           "reactivated stays mothballed: its Timers row says so)",
            owned=True, choices=data.FORT_STATES, noun="a state"),
     Column("blockaded", Kind.FLAG, "a port blockaded this season (written by sheetmaster)",
            owned=True),

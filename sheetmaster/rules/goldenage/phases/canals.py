@@ -34,7 +34,7 @@ def build_canal(ctx: Context, order: Order, nation: Nation) -> None:
         return
     canal.state, canal.owner = BUILDING, nation.name
     ctx.timers.start(CANAL, nation.name, canal.name, None, order_row=order.row,
-                     data={"canal": canal.name, "cost": _cost(canal)})
+                     data={"canal": canal.name})
     ctx.emit(nation.name, "canal", f"{nation.name} begins the {canal.name} canal")
     ctx.resolve(order, Status.APPLIED, f"the {canal.name} canal is begun, for {cost}")
 
@@ -62,7 +62,7 @@ def invest_canal(ctx: Context, order: Order, nation: Nation) -> None:
     this_year[nation.name] = done + amount
     canal.invested += amount
     canal.invested_this_year = f"{year}: " + ", ".join(f"{n} {v}" for n, v in this_year.items())
-    timer = next((t for t in ctx.timers.find(kind=CANAL) if t.subject == canal.name), None)
+    timer = next((t for t in ctx.timers.find(kind=CANAL) if t.details["canal"] == canal.name), None)
     if timer is not None:
         ctx.timers.pay(timer, amount)
     status = Status.APPLIED if amount == order.fields["amount"] else Status.PARTIAL

@@ -154,8 +154,11 @@ def example_game() -> tuple[dict[str, list[dict[str, Any]]], list[dict[str, Any]
         "Railroads": [{"railroad": f"R{i}", "from": a, "to": b, "owner": owner}
                       for i, (a, b, owner) in enumerate(_RAILROADS, start=1)],
         "Canals": [{"canal": "Suez", "sea zone": "Suez Canal", "cost": 400, "owner": OT,
-                    "state": "building", "invested": 120,
-                    "invested this year": f"1861: {OT} 30, {FR} 20"}],
+                    "state": "building", "invested": 120}],
+        "Canal investments": [
+            {"canal": "Suez", "year": year, "nation": nation, "amount": amount}
+            for year, nation, amount in ((1860, OT, 50), (1860, FR, 20), (1861, OT, 30),
+                                         (1861, FR, 20))],
         "Agreements": [{"agreement": "L1", "kind": "loan", "payer": OT, "payee": GB,
                         "payment": 15, "payments left": 4, "next due on turn": 4,
                         "missed": 0, "status": "open", "terms": "loan of 50, 4 x 15"}],

@@ -15,6 +15,7 @@ from .settings import ITEM, SETTINGS_TAB
 from .tables import (
     AGREEMENTS,
     BUILDINGS,
+    CANAL_INVESTMENTS,
     CANALS,
     NATIONS,
     PERMANENT,
@@ -65,6 +66,7 @@ def build_world(loaded, problems: Problems) -> GoldenWorld:
             problems.add(CANALS.tab, canal.row, "sea zone", f"'{canal.sea_zone}' is not a "
                          "canal (Sea zones tab, column 'canal')")
         world.canals[canal.name] = canal
+    _load_investments(loaded, world, problems)
     for agreement in rows[AGREEMENTS.tab]:
         if agreement.payer and agreement.payer == agreement.payee:
             problems.add(AGREEMENTS.tab, agreement.row, "payee", "a nation cannot pay itself")
@@ -84,6 +86,36 @@ def build_world(loaded, problems: Problems) -> GoldenWorld:
                 world.units[ship].cargo.append(unit.name)
     _check_settings(loaded, problems)
     return world
+
+
+#: the Canals tab's old column, its years' investments in one cell
+_OLD_CANAL_COLUMN = "invested this year"
+
+
+def _load_investments(loaded, world: GoldenWorld, problems: Problems) -> None:
+    """Each canal's investments, one row a year and nation; 'invested' is their sum."""
+    if _OLD_CANAL_COLUMN in loaded.state.tables[CANALS.tab].columns:
+        problems.add(CANALS.tab, None, _OLD_CANAL_COLUMN, "is the old layout: each "
+                     "canal's investments are now rows of the Canal investments tab (canal, "
+                     "year, nation, amount: one row a year and nation). Type a row for each "
+                     "'nation amount' of this cell with its year, and rows for the earlier "
+                     "years making up 'invested' (which is now their sum), then delete this "
+                     "column")
+    seen: dict[tuple[str, int, str], int] = {}
+    for row in loaded.rows[CANAL_INVESTMENTS.tab]:
+        canal = world.canals.get(row.canal)
+        if canal is None:
+            continue  # named nothing: reported with the references
+        first = seen.setdefault((row.canal, row.year, row.nation), row.row)
+        if first != row.row:
+            problems.add(CANAL_INVESTMENTS.tab, row.row, "nation", f"{row.nation}'s "
+                         f"{row.year} investment in {row.canal} is on row {first} already: "
+                         "one row a canal, year and nation")
+        if not row.year:
+            problems.add(CANAL_INVESTMENTS.tab, row.row, "year", "is blank; write the year "
+                         "of the investment")
+        canal.total += row.amount
+        world.canal_investments.append(row)
 
 
 def _check_nation(world: GoldenWorld, nation, problems: Problems) -> None:
@@ -302,6 +334,8 @@ WRITTEN: tuple[WrittenTab[GoldenWorld], ...] = (
         "classification": [w.classifications.get(u.name, "") for u in rows]}),
     WrittenTab(BUILDINGS, lambda w: w.buildings),
     WrittenTab(RAILROADS, lambda w: w.railroads),
-    WrittenTab(CANALS, lambda w: w.canals.values()),
+    WrittenTab(CANALS, lambda w: w.canals.values(), lambda w, rows: {
+        "invested": [c.total for c in rows]}),
+    WrittenTab(CANAL_INVESTMENTS, lambda w: w.canal_investments),
     WrittenTab(AGREEMENTS, lambda w: w.agreements.values()),
 )

@@ -1,8 +1,9 @@
 """The Golden Age 1861 state tabs and the row objects they load into.
 
 Nations, Provinces, Sea zones, Units (one row a unit, with its id), Buildings, Railroads,
-Canals and Agreements; the Settings tab of withheld numbers is in settings.py. Unbound
-fields (after ``row``) are the turn's working state and are never written.
+Canals, Canal investments (one row a canal, year and investor) and Agreements; the Settings
+tab of withheld numbers is in settings.py. Unbound fields (after ``row``) are the turn's
+working state and are never written.
 """
 
 from __future__ import annotations
@@ -158,8 +159,17 @@ class Canal:
     cost: int | None
     owner: str
     state: str
-    invested: int
-    invested_this_year: str
+    row: int = 0
+    #: invested so far: the sum of its Canal investments rows (written to 'invested').
+    total: int = 0
+
+
+@dataclass(slots=True)
+class CanalInvestment:
+    canal: str
+    year: int
+    nation: str
+    amount: int
     row: int = 0
 
 
@@ -313,10 +323,21 @@ CANALS = Table("Canals", (
            none_words=NEUTRAL_WORDS),
     Column("state", Kind.CHOICE, "blank (not begun), building or open", owned=True,
            choices=(BUILDING, OPEN), noun="a canal state"),
-    Column("invested", Kind.WHOLE, "invested so far", owned=True),
-    Column("invested this year", Kind.TEXT, "this year's investments, e.g. '1862: France "
-           "50, Egypt 20'", owned=True),
+    Column("invested", Kind.WHOLE, "invested so far: the sum of its rows in the Canal "
+           "investments tab (written by sheetmaster)", owned=True, optional=True),
 ), key="canal", help="One row a canal site.", noun="canal", entity=Canal)
+
+CANAL_INVESTMENTS = Table("Canal investments", (
+    Column("canal", Kind.REF, "the canal invested in", owned=True, ref="Canals",
+           required=True),
+    Column("year", Kind.WHOLE, "the calendar year of the investments (at most 50 a year "
+           "from each nation in each canal)", owned=True),
+    Column("nation", Kind.REF, "the nation investing", owned=True, ref="Nations",
+           required=True),
+    Column("amount", Kind.WHOLE, "what it invested in that canal that year", owned=True),
+), help="One row a canal, year and investing nation: what it invested (sheetmaster adds and "
+   "updates rows). A canal's 'invested' is the sum of its rows.", noun="investment",
+    entity=CanalInvestment)
 
 AGREEMENTS = Table("Agreements", (
     Column("agreement", Kind.NAME, "its name, as orders name it", owned=True, bind="name"),
@@ -336,4 +357,4 @@ AGREEMENTS = Table("Agreements", (
     noun="agreement", entity=Agreement)
 
 STATE_TABLES = (NATIONS, PROVINCES, SEA_ZONES, UNITS, BUILDINGS, RAILROADS, CANALS,
-                AGREEMENTS)
+                CANAL_INVESTMENTS, AGREEMENTS)

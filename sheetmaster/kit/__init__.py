@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from sheetmaster.kit.schema import Column, Kind, Problem, Problems, Table, lookup_name
     from sheetmaster.kit.sealed import SecretNeeded, is_sealed, seal, sealed_width, unseal
     from sheetmaster.kit.settings import MissingSetting, Setting
-    from sheetmaster.kit.timers import Timer, TimerLayout, data_text, parse_data
+    from sheetmaster.kit.timers import TIMERS_TAB, Timer, TimerLayout, data_text, parse_data
     from sheetmaster.kit.turn_order import (
         GLOBAL,
         POSTING_ORDER,
@@ -92,7 +92,7 @@ EXPORTS = {
         "schema": ("Column", "Kind", "Problem", "Problems", "Table", "lookup_name"),
         "sealed": ("SecretNeeded", "is_sealed", "seal", "sealed_width", "unseal"),
         "settings": ("MissingSetting", "Setting"),
-        "timers": ("Timer", "TimerLayout", "data_text", "parse_data"),
+        "timers": ("TIMERS_TAB", "Timer", "TimerLayout", "data_text", "parse_data"),
         "turn_order": ("GLOBAL", "POSTING_ORDER", "PostingOrder", "SeatOrder", "TurnOrder",
                        "from_dealers_left", "round_robin"),
         "values": ("BadValue", "Names", "plural"),
@@ -102,6 +102,7 @@ EXPORTS = {
 __all__ = [
     "CANAL", "COAST", "EXAMPLE_SECRET", "GLOBAL", "GM", "GM_ONLY", "IN_EXILE", "LAND", "PORT",
     "POSTING_ORDER", "PRIVATE", "PUBLIC", "RAIL", "SEA", "SECRET_ENV", "SECRET_SUFFIX",
+    "TIMERS_TAB",
     "WATERWAY", "Adjudicator", "BadValue", "Calendar", "Column", "Context",
     "Cycle", "Date", "Decision", "Event", "Field", "GameState", "Kind", "Lines", "MapGraph",
     "MapSpec", "MissingSetting", "Names", "Order", "OrderBatch", "OrderKind", "Phase",

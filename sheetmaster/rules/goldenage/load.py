@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sheetmaster.kit import Names, Problems, Timer, TimerLayout, WrittenTab, values
-from sheetmaster.kit.timers import TIMERS_TAB
+from sheetmaster.kit import TIMERS_TAB, Names, Problems, Timer, TimerLayout, WrittenTab, values
 
 from . import data
 from .phases import processes as kinds

@@ -12,6 +12,7 @@ import pytest
 from sheetmaster import rules
 from sheetmaster.engine.builder import build_state
 from sheetmaster.engine.turn import prepare, resolve
+from sheetmaster.kit import a
 from sheetmaster.kit.schema import StateError
 from sheetmaster.rules.goldenage.phases.processes import NEEDS, OPEN_ENDED, TIMER_COLUMNS
 from sheetmaster.testing.golden import GOLDEN_SECRET, load_case
@@ -94,7 +95,7 @@ def test_a_complete_row_of_each_kind_loads(kind):
 def test_a_kind_missing_a_column_it_needs_stops_the_turn_naming_tab_row_and_column(kind,
                                                                                     column):
     said = _refused(_tables(_row(kind, **{column: None})))
-    assert f"tab 'Timers', row 4, column '{column}': is blank; a {kind} timer needs it" in said
+    assert f"tab 'Timers', row 4, column '{column}': is blank; {a(kind)} timer needs it" in said
 
 
 @pytest.mark.parametrize(("kind", "column", "cell", "what"), [
@@ -133,7 +134,8 @@ def test_an_unknown_kind_and_a_wrong_length_stop_the_turn():
     assert "tab 'Timers', row 4, column 'turns left': is blank; a production lasts a set " \
            "number of seasons" in said
     said = _refused(_tables({**_row("occupation"), "turns left": 3}))
-    assert "tab 'Timers', row 4, column 'turns left': must be blank" in said
+    assert "tab 'Timers', row 4, column 'turns left': must be blank: an occupation has no set " \
+           "length" in said
 
 
 def test_done_and_cancelled_rows_are_history_and_not_checked():

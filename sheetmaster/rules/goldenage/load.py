@@ -6,7 +6,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sheetmaster.kit import TIMERS_TAB, Names, Problems, Timer, TimerLayout, WrittenTab, values
+from sheetmaster.kit import (
+    TIMERS_TAB,
+    Names,
+    Problems,
+    Timer,
+    TimerLayout,
+    WrittenTab,
+    a,
+    values,
+)
 
 from . import data
 from .phases import processes as kinds
@@ -247,12 +256,13 @@ def _check_timer(world: GoldenWorld, lookups: dict[str, tuple[Names, str]], time
                                  cells.get(kinds.WHAT) == data.PORT else ())
     blank = [c for c in needs if values.is_blank(cells.get(c)) or cells.get(c) == 0]
     for column in blank:
-        problems.add(TIMERS_TAB, timer.row, column, f"is blank; a {kind} timer needs it "
+        problems.add(TIMERS_TAB, timer.row, column, f"is blank; {a(kind)} timer needs it "
                      f"({', '.join(needs)}: README, 'Timers')")
     if (kind in kinds.OPEN_ENDED) != timer.open_ended:
-        problems.add(TIMERS_TAB, timer.row, "turns left", "must be blank: a {kind} has no set "
-                     "length" if kind in kinds.OPEN_ENDED else f"is blank; a {kind} lasts a "
-                     "set number of seasons: write how many are left")
+        problems.add(TIMERS_TAB, timer.row, "turns left",
+                     f"must be blank: {a(kind)} has no set length" if kind in kinds.OPEN_ENDED
+                     else f"is blank; {a(kind)} lasts a set number of seasons: write how many "
+                     "are left")
     for column in needs:
         if column not in blank:
             names, what = lookups.get(_lookup_key(kind, column), (None, ""))

@@ -100,7 +100,8 @@ def test_the_blank_template_has_every_tab():
     book = openpyxl.load_workbook(TEMPLATES / "goldenage-template.xlsx")
     assert book.sheetnames == ["How to write orders", "Game", "Orders", "GM orders", "Nations",
                                "Provinces", "Sea zones", "Units", "Buildings", "Railroads",
-                               "Canals", "Agreements", "Settings", "Timers", "Log"]
+                               "Canals", "Canal investments", "Agreements", "Settings",
+                               "Timers", "Log"]
     state = XlsxStore(TEMPLATES / "goldenage-template.xlsx").load()
     settings = dict(zip(state.tables["Game"]["setting"], state.tables["Game"]["value"]))
     assert settings["ruleset"] == "goldenage" and settings["season"] == "setup (turn 0)"

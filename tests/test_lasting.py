@@ -100,11 +100,46 @@ def test_a_cancelled_timer_refunds_what_the_rules_work_out():
     """A rule that refunds half rounded down gives the amount itself."""
     from sheetmaster.kit.timers import RUNNING, Timer, Timers
 
-    timer = Timer("T1", "fort", "Stark", "A", 1, 2, 1, 3, Decimal(41), RUNNING, "", "")
+    timer = Timer("T1", "fort", "Stark", "A", 1, 2, 1, 3, Decimal(41), RUNNING, "")
     lines = []
     timers = Timers(2, [timer], lambda *a, **k: lines.append(a[2]))
     assert timers.cancel(timer, "occupied", refund=41 // 2) == 20
     assert "refund 20 of 41 paid" in lines[0] and timer.status == "cancelled"
+
+
+def _laid_out_rules():
+    """The fort rules with the detail 'land' in a column of its own; a row naming no land of
+    the Lands tab is refused."""
+    from sheetmaster.kit import Column, Kind, TimerLayout
+
+    def check(world, rows, problems) -> None:
+        for timer in rows:
+            if timer.live and timer.details["land"] not in world.lands:
+                problems.add("Timers", timer.row, "land", f"'{timer.details['land']}' is no land")
+
+    layout = TimerLayout((Column("land", Kind.TEXT, "the land the fort stands in", owned=True),),
+                         check, "move 'land: X' into the column 'land'")
+    return ruleset(Phase("f", "forts", build_fort, orders=("pay", "hold", "move", "cut")),
+                   lasting=("timers",), timer_layout=layout)
+
+
+def test_a_timer_layout_keeps_details_in_columns_of_their_own_and_checks_them():
+    from sheetmaster.kit.schema import StateError
+
+    rules = _laid_out_rules()
+    first = play(rules, [{"player": "Stark", "order": "pay", "amount": 4}])
+    [row] = timers(first)
+    assert "data" not in row and row["land"] == "A"
+    later = next_turn(rules, next_turn(rules, first))
+    assert (timers(later)[0]["status"], timers(later)[0]["land"]) == ("done", "A")
+    assert any("the fort in A is built" in e.text for e in later.events)
+    wrong = [{**row, "land": "Z"}]
+    with pytest.raises(StateError, match="tab 'Timers', row 2, column 'land': 'Z' is no land"):
+        resolve(rules, state(rules, turn=2, tables={"Timers": wrong}), seed=1)
+    old = state(rules, turn=2, tables={"Timers": [row]})
+    old.tables["Timers"] = old.tables["Timers"].drop(columns=["land"]).assign(data="land: A")
+    with pytest.raises(StateError, match="column 'data': move 'land: X' into the column"):
+        resolve(rules, old, seed=1)
 
 
 def occupy(ctx) -> None:

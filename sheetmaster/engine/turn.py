@@ -177,7 +177,7 @@ def prepare(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> Prep
     if not isinstance(meta.get("turn"), int):
         problems.raise_if_any()  # an unreadable turn (said so): no timer can be read by it
     try:
-        lasting = Lasting.load(ruleset.lasting, state, problems)
+        lasting = Lasting.load(ruleset.lasting, state, problems, ruleset.timer_layout, world)
     except Exception:
         problems.raise_if_any()  # a tab broken as reported (e.g. a column missing)
         raise

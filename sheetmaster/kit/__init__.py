@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from sheetmaster.kit.schema import Column, Kind, Problem, Problems, Table, lookup_name
     from sheetmaster.kit.sealed import SecretNeeded, is_sealed, seal, sealed_width, unseal
     from sheetmaster.kit.settings import MissingSetting, Setting
-    from sheetmaster.kit.timers import Timer, data_text, parse_data
+    from sheetmaster.kit.timers import TIMERS_TAB, Timer, TimerLayout, data_text, parse_data
     from sheetmaster.kit.turn_order import (
         GLOBAL,
         POSTING_ORDER,
@@ -92,7 +92,7 @@ EXPORTS = {
         "schema": ("Column", "Kind", "Problem", "Problems", "Table", "lookup_name"),
         "sealed": ("SecretNeeded", "is_sealed", "seal", "sealed_width", "unseal"),
         "settings": ("MissingSetting", "Setting"),
-        "timers": ("Timer", "data_text", "parse_data"),
+        "timers": ("TIMERS_TAB", "Timer", "TimerLayout", "data_text", "parse_data"),
         "turn_order": ("GLOBAL", "POSTING_ORDER", "PostingOrder", "SeatOrder", "TurnOrder",
                        "from_dealers_left", "round_robin"),
         "values": ("BadValue", "Names", "plural"),
@@ -102,11 +102,13 @@ EXPORTS = {
 __all__ = [
     "CANAL", "COAST", "EXAMPLE_SECRET", "GLOBAL", "GM", "GM_ONLY", "IN_EXILE", "LAND", "PORT",
     "POSTING_ORDER", "PRIVATE", "PUBLIC", "RAIL", "SEA", "SECRET_ENV", "SECRET_SUFFIX",
+    "TIMERS_TAB",
     "WATERWAY", "Adjudicator", "BadValue", "Calendar", "Column", "Context",
     "Cycle", "Date", "Decision", "Event", "Field", "GameState", "Kind", "Lines", "MapGraph",
     "MapSpec", "MissingSetting", "Names", "Order", "OrderBatch", "OrderKind", "Phase",
     "PostingOrder", "Problem", "Problems", "Reason", "RejectedRow", "Ruleset", "SeatOrder",
-    "SecretNeeded", "Setting", "Status", "Table", "Timer", "TurnOrder", "Units", "World",
+    "SecretNeeded", "Setting", "Status", "Table", "Timer", "TimerLayout", "TurnOrder", "Units",
+    "World",
     "WrittenTab", "a", "data_text", "first_round_of_era", "from_dealers_left", "in_seasons",
     "in_stages", "is_sealed", "lookup_name", "on_setup", "parse_data", "plural", "reasons",
     "round_robin", "seal", "sealed_width", "unseal", "values", "write_rows",

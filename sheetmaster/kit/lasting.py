@@ -19,7 +19,7 @@ from sheetmaster.kit.dice import Dice
 from sheetmaster.kit.entities import load_rows, write_rows
 from sheetmaster.kit.model import GameState
 from sheetmaster.kit.schema import Problems, Table
-from sheetmaster.kit.timers import TIMERS, Timers
+from sheetmaster.kit.timers import DATA, TIMERS, TimerLayout, Timers
 
 
 class Context(Protocol):
@@ -39,8 +39,11 @@ TABLES = {USE_TIMERS: TIMERS, USE_DECISIONS: DECISIONS, USE_DECKS: DECKS}
 ENGINE_KINDS = {USE_DECISIONS: (ANSWER,)}
 
 
-def lasting_tables(uses: Iterable[str]) -> tuple[Table, ...]:
-    return tuple(TABLES[u] for u in TABLES if u in uses)
+def lasting_tables(uses: Iterable[str], layout: TimerLayout | None = None
+                   ) -> tuple[Table, ...]:
+    """The engine-owned tabs a ruleset uses; its Timers tab laid out by ``layout``."""
+    mine = {**TABLES, USE_TIMERS: layout.table} if layout is not None else TABLES
+    return tuple(mine[u] for u in mine if u in uses)
 
 
 @dataclass
@@ -49,25 +52,39 @@ class Lasting:
 
     turn: int
     uses: tuple[str, ...]
+    layout: TimerLayout | None = None
     rows: dict[str, list[Any]] = field(default_factory=dict)
     timers: Timers | None = None
     decisions: Decisions | None = None
     decks: dict[str, Deck] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, uses: tuple[str, ...], state: GameState, problems: Problems) -> Lasting:
-        out = cls(state.turn, uses)
-        for table in lasting_tables(uses):
+    def load(cls, uses: tuple[str, ...], state: GameState, problems: Problems,
+             layout: TimerLayout | None = None, world: Any = None) -> Lasting:
+        """The tabs' rows; a Timers ``layout``'s check run on them against ``world``."""
+        out = cls(state.turn, uses, layout)
+        for table in lasting_tables(uses, layout):
             frame = state.tables[table.tab]
             if any(c.name not in frame.columns for c in table.columns):
+                if table.tab == TIMERS.tab and layout is not None and layout.old_layout \
+                        and DATA in frame.columns:
+                    problems.add(table.tab, None, DATA, layout.old_layout)
                 continue  # a missing column is a problem already: the turn stops on it
             out.rows[table.tab] = load_rows(table, frame, {}, {}, problems)
+        if layout is not None and USE_TIMERS in uses and TIMERS.tab in out.rows:
+            frame = state.tables[TIMERS.tab]
+            by_row = {c.name: dict(zip(frame.index.tolist(), frame[c.name].tolist()))
+                      for c in layout.columns}
+            for timer in out.rows[TIMERS.tab]:
+                timer.cells = {name: cells[timer.row] for name, cells in by_row.items()}
+            if layout.check is not None:
+                layout.check(world, out.rows[TIMERS.tab], problems)
         return out
 
     def attach(self, ctx: Context) -> None:
         """Give the phases the tabs: timers counted down, decisions, decks."""
         if USE_TIMERS in self.uses:
-            self.timers = Timers(self.turn, self.rows[TIMERS.tab], ctx.emit)
+            self.timers = Timers(self.turn, self.rows[TIMERS.tab], ctx.emit, self.layout)
             self.timers.count_down()
             ctx.timers = self.timers
         if USE_DECISIONS in self.uses:
@@ -92,8 +109,13 @@ class Lasting:
             self.timers.finish()
         for deck in self.decks.values():
             deck.finish()
-        return {t.tab: write_rows(t, before.tables[t.tab], self.rows[t.tab])
-                for t in lasting_tables(self.uses)}
+        out = {t.tab: write_rows(t, before.tables[t.tab], self.rows[t.tab])
+               for t in lasting_tables(self.uses, self.layout)}
+        if self.layout is not None and USE_TIMERS in self.uses:
+            table, rows = self.layout.table, self.rows[TIMERS.tab]
+            out[TIMERS.tab] = write_rows(table, before.tables[TIMERS.tab], rows,
+                                         self.layout.written(rows))
+        return out
 
 
 __all__ = ["ENGINE_KINDS", "Lasting", "USE_DECISIONS", "USE_DECKS", "USE_TIMERS",

@@ -27,7 +27,7 @@ from sheetmaster.kit.order_batch import OrderBatch
 from sheetmaster.kit.orders import OrderKind, RejectedRow
 from sheetmaster.kit.schema import Column, Kind, Problem, Problems, Table
 from sheetmaster.kit.settings import MissingSetting, Setting, Settings, SettingsTable, setting_rows
-from sheetmaster.kit.timers import Timers
+from sheetmaster.kit.timers import TimerLayout, Timers
 from sheetmaster.kit.turn_order import GLOBAL, TurnOrder
 from sheetmaster.kit.world import RulesetError, World
 
@@ -91,6 +91,8 @@ class Ruleset:
     nouns: Mapping[str, str] = field(default_factory=dict)
     #: engine-owned tabs of state that lasts across turns: 'timers', 'decisions', 'decks'.
     lasting: tuple[str, ...] = ()
+    #: the Timers tab's own detail columns and per-kind check (None: the generic 'data').
+    timer_layout: TimerLayout | None = None
     #: the GM gives orders (GM-only kinds among them) in a 'GM orders' tab of their own.
     gm_orders: bool = False
     #: the map picture drawn every turn (see sheetmaster.app.maps); None: the game has no map.

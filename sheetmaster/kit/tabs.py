@@ -338,7 +338,7 @@ def all_tables(ruleset: Ruleset) -> tuple[Table, ...]:
     """Every tab of a game of this ruleset, in workbook order."""
     gm = (orders_table(ruleset.order_columns, GM_ORDERS_TAB),) if ruleset.gm_orders else ()
     return (GAME, orders_table(ruleset.order_columns), *gm, *ruleset.tables,
-            *lasting_tables(ruleset.lasting), LOG)
+            *lasting_tables(ruleset.lasting, ruleset.timer_layout), LOG)
 
 
 def raw_setting(raw: GameState, key: str) -> str:

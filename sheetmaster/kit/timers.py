@@ -11,17 +11,22 @@ Each resolve first counts every running timer down by one turn; a phase then tak
 that are due (``ctx.timers.due(kind)``) and completes them. A turn counts only for a timer that
 runs through all of it: one paused during the turn gets that turn's count back (pausing stops
 the count at once), and one resumed during the turn counts from the next.
+
+A ruleset may lay its processes' details out in columns of their own (a
+:class:`TimerLayout`: 'province', 'unit', ... in place of the generic 'data' cell) and check
+each row by its kind when the game is loaded.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from sheetmaster.kit import values
-from sheetmaster.kit.schema import Column, Kind, Table
+from sheetmaster.kit.schema import Column, Kind, Problems, Table
 
 RUNNING, PAUSED, DONE, CANCELLED = "running", "paused", "done", "cancelled"
 TIMERS_TAB = "Timers"
@@ -40,9 +45,12 @@ class Timer:
     due_turn: int | None
     paid: Decimal
     status: str
-    data: str
     note: str
     row: int = 0
+    #: the generic tab's details, 'key: value; key: value' (no :class:`TimerLayout`).
+    data: str = ""
+    #: a :class:`TimerLayout`'s details: column -> value (None: the generic 'data' cell).
+    cells: dict[str, Any] | None = None
 
     @property
     def running(self) -> bool:
@@ -53,9 +61,15 @@ class Timer:
         return self.turns_left is None
 
     @property
-    def details(self) -> dict[str, str]:
-        """``data`` as key -> value ('target: Lyon; intent: annex')."""
-        return parse_data(self.data)
+    def live(self) -> bool:
+        """Running or paused: not yet done or cancelled."""
+        return self.status in (RUNNING, PAUSED)
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """The details as key -> value: a layout's columns, else ``data`` parsed ('target:
+        Lyon; intent: annex')."""
+        return self.cells if self.cells is not None else parse_data(self.data)
 
     def origin(self) -> str:
         return (f"started by order row {self.order_row} on turn {self.started}"
@@ -93,6 +107,42 @@ TIMERS = Table(
 )
 
 
+DATA = "data"
+
+
+@dataclass(frozen=True)
+class TimerLayout:
+    """A ruleset's own Timers tab: a column for each detail its processes keep (blank where a
+    kind does not use it) in place of the generic 'data' cell, and a check of the live rows.
+
+    ``check(world, timers, problems)`` runs when the game is loaded, after the world is
+    built: it reports a row whose kind lacks a column it needs, or names nothing, by tab, row
+    and column, so the turn stops before anything is written. ``old_layout`` is said when
+    the tab still has the generic 'data' column and lacks these (how to convert it).
+    """
+
+    columns: tuple[Column, ...]
+    check: Callable[[Any, list[Timer], Problems], None] | None = None
+    old_layout: str = ""
+
+    @property
+    def table(self) -> Table:
+        at = TIMERS.names.index(DATA)
+        cols = (*TIMERS.columns[:at], *self.columns, *TIMERS.columns[at + 1:])
+        return dataclasses.replace(TIMERS, columns=cols)
+
+    def cells(self, details: Mapping[str, Any]) -> dict[str, Any]:
+        """A new timer's cells: each column's detail, None where it has none."""
+        names = {c.name for c in self.columns}
+        unknown = [k for k in details if k not in names]
+        assert not unknown, f"timer details {unknown} have no column in the Timers tab"
+        return {c.name: details.get(c.name) for c in self.columns}
+
+    def written(self, rows: list[Timer]) -> dict[str, list[Any]]:
+        """The detail columns to write back, one cell a row."""
+        return {c.name: [(t.cells or {}).get(c.name) for t in rows] for c in self.columns}
+
+
 def parse_data(cell: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for part in cell.split(";"):
@@ -119,6 +169,8 @@ class Timers:
     turn: int
     rows: list[Timer]
     emit: Callable[..., None] = field(repr=False, default=lambda *a, **k: None)
+    #: the ruleset's own detail columns (None: the generic 'data' cell).
+    layout: TimerLayout | None = None
     #: the timers this turn has counted down (a pause this turn gives the count back).
     _counted: set[str] = field(default_factory=set, repr=False)
     #: the highest timer number given so far (found once, then counted on: issue 26.1)
@@ -138,8 +190,11 @@ class Timers:
         until the rules complete or cancel it (it is never due)."""
         due = None if turns is None else self.turn + turns
         timer = Timer(self._next_id(), kind, owner, subject, self.turn, order_row, turns,
-                      due, Decimal(paid), RUNNING, data_text(data or {}),
-                      f"started on turn {self.turn}")
+                      due, Decimal(paid), RUNNING, f"started on turn {self.turn}")
+        if self.layout is not None:
+            timer.cells = self.layout.cells(data or {})
+        else:
+            timer.data = data_text(data or {})
         self.rows.append(timer)
         if due is None:
             until = ", with no set end"

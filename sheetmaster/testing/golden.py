@@ -186,6 +186,10 @@ def _assert_cell(tab: str, key: Any, col: str, actual: Any, want: Any) -> None:
                                        f"expected {want!r}"
 
 
+#: tabs whose changes a golden case never lists (the turn's record, not its state)
+WRITTEN_ELSEWHERE = ("Orders", "Log", "Game", "War results")
+
+
 def _check_only_changes(case: GoldenCase, result: TurnResult, expected: dict) -> None:
     tables = {t.tab: t for t in all_tables(case.ruleset)}
     allowed = {(tab, values.fold(str(row[k])), col)
@@ -200,7 +204,7 @@ def _check_only_changes(case: GoldenCase, result: TurnResult, expected: dict) ->
     cells = {(tab, int(row), col) for tab, rows in whole.items()
              for row, want in zip(result.after.tables[tab].index, rows) for col in want}
     for change in cell_changes(case.ruleset, result):
-        if change.tab in ("Orders", "Log", "Game", "War results"):
+        if change.tab in WRITTEN_ELSEWHERE:
             continue
         change = _keyed(tables.get(change.tab), result, change)
         if (change.tab, change.column) in derived:
@@ -237,7 +241,8 @@ def capture_case(ruleset, state, rule: str, *, seed: int | None = None,
 
     prepared = prepare(ruleset, state, secret)
     result = resolve(ruleset, state, seed=seed, secret=secret)
-    input_tables = {t.tab: t for t in (*ruleset.tables, *lasting_tables(ruleset.lasting))}
+    input_tables = {t.tab: t for t in (*ruleset.tables, *lasting_tables(ruleset.lasting,
+                                                                  ruleset.timer_layout))}
     if ruleset.gm_orders:
         input_tables[GM_ORDERS_TAB] = orders_table(ruleset.order_columns, GM_ORDERS_TAB)
 
@@ -253,9 +258,12 @@ def capture_case(ruleset, state, rule: str, *, seed: int | None = None,
                      if c not in ("result", "reason") and c in {"turn", "player", "order", *(
                          col.name for col in ruleset.order_columns)}]
     expected_tables: dict[str, list[dict[str, Any]]] = {}
+    keyless: set[str] = set()  # changed tabs without a key: expected whole (expect.rows)
     for change in cell_changes(ruleset, result):
         table = input_tables.get(change.tab)
         change = _keyed(table, result, change)
+        if table is not None and not table.key and change.tab not in WRITTEN_ELSEWHERE:
+            keyless.add(change.tab)
         if table is None or not table.key or not change.key:
             continue
         entry = next((r for r in expected_tables.setdefault(change.tab, [])
@@ -285,6 +293,8 @@ def capture_case(ruleset, state, rule: str, *, seed: int | None = None,
                 for r in orders_df.index if not all(
                     values.is_blank(orders_df.at[r, c]) for c in order_columns)],
             "tables": expected_tables,
+            **({"rows": {tab: rows(result.after.tables[tab], input_tables[tab].names)
+                         for tab in sorted(keyless)}} if keyless else {}),
             "only_changes": True,
         },
     }

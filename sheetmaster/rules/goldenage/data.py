@@ -58,7 +58,9 @@ COMBAT_TYPES = (INFANTRY, CONSCRIPT, LANDSHIP, NATIONALIST_REBEL, REACTIONARY_RE
 PORT, FACTORY, ACADEMY, FORT = "Port", "Factory", "Academy", "Fort"
 BUILDING_TYPES = (PORT, FACTORY, ACADEMY, FORT)
 ACTIVE, MOTHBALLED, REACTIVATING = "active", "mothballed", "reactivating"
-FORT_STATES = (ACTIVE, MOTHBALLED, REACTIVATING)
+#: a fort being reactivated is 'mothballed' in the Buildings tab; its running 'fort
+#: reactivation' timer alone says so (REACTIVATING is what orders and reports call it).
+FORT_STATES = (ACTIVE, MOTHBALLED)
 RAILROAD = "Railroad"
 
 # -- the Settings tab's items ----------------------------------------------------------------

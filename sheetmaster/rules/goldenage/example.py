@@ -154,8 +154,11 @@ def example_game() -> tuple[dict[str, list[dict[str, Any]]], list[dict[str, Any]
         "Railroads": [{"railroad": f"R{i}", "from": a, "to": b, "owner": owner}
                       for i, (a, b, owner) in enumerate(_RAILROADS, start=1)],
         "Canals": [{"canal": "Suez", "sea zone": "Suez Canal", "cost": 400, "owner": OT,
-                    "state": "building", "invested": 120,
-                    "invested this year": f"1861: {OT} 30, {FR} 20"}],
+                    "state": "building", "invested": 120}],
+        "Canal investments": [
+            {"canal": "Suez", "year": year, "nation": nation, "amount": amount}
+            for year, nation, amount in ((1860, OT, 50), (1860, FR, 20), (1861, OT, 30),
+                                         (1861, FR, 20))],
         "Agreements": [{"agreement": "L1", "kind": "loan", "payer": OT, "payee": GB,
                         "payment": 15, "payments left": 4, "next due on turn": 4,
                         "missed": 0, "status": "open", "terms": "loan of 50, 4 x 15"}],
@@ -251,25 +254,25 @@ def _timers() -> list[dict[str, Any]]:
     return [
         {"timer": "T1", "kind": "canal", "owner": OT, "subject": "Suez", "started on turn": 1,
          "order row": "", "turns left": "", "due on turn": "", "paid": 120,
-         "status": "running", "data": "canal: Suez; cost: 400",
+         "status": "running", "canal": "Suez",
          "note": "started on turn 1"},
         {"timer": "T2", "kind": "agreement", "owner": OT, "subject": "loan L1",
          "started on turn": 3, "order row": "", "turns left": "", "due on turn": "",
-         "paid": 0, "status": "running", "data": f"agreement: L1; payee: {GB}",
+         "paid": 0, "status": "running", "agreement": "L1",
          "note": "started on turn 3"},
         {"timer": "T3", "kind": "production", "owner": FR, "subject": "Infantry in Paris",
          "started on turn": 3, "order row": "", "turns left": 2, "due on turn": 5,
          "paid": 20, "status": "running",
-         "data": "province: Paris; what: Infantry; count: 1", "note": "started on turn 3"},
+         "province": "Paris", "what": "Infantry", "count": 1, "note": "started on turn 3"},
         {"timer": "T4", "kind": "railroad", "owner": AU, "subject": "Railroad in Hungary",
          "started on turn": 3, "order row": "", "turns left": 2, "due on turn": 5,
          "paid": 20, "status": "running",
-         "data": "province: Hungary; what: Railroad; count: 1; to: Transylvania",
+         "province": "Hungary", "to": "Transylvania",
          "note": "started on turn 3"},
         {"timer": "T5", "kind": "construction", "owner": PR, "subject": "Factory in Saxony",
          "started on turn": 2, "order row": "", "turns left": 1, "due on turn": 4,
          "paid": 40, "status": "running",
-         "data": "province: Saxony; what: Factory; count: 1", "note": "started on turn 2"},
+         "province": "Saxony", "what": "Factory", "note": "started on turn 2"},
     ]
 
 

@@ -6,13 +6,24 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sheetmaster.kit import Names, Problems, WrittenTab, values
+from sheetmaster.kit import (
+    TIMERS_TAB,
+    Names,
+    Problems,
+    Timer,
+    TimerLayout,
+    WrittenTab,
+    a,
+    values,
+)
 
 from . import data
+from .phases import processes as kinds
 from .settings import ITEM, SETTINGS_TAB
 from .tables import (
     AGREEMENTS,
     BUILDINGS,
+    CANAL_INVESTMENTS,
     CANALS,
     NATIONS,
     PERMANENT,
@@ -63,6 +74,7 @@ def build_world(loaded, problems: Problems) -> GoldenWorld:
             problems.add(CANALS.tab, canal.row, "sea zone", f"'{canal.sea_zone}' is not a "
                          "canal (Sea zones tab, column 'canal')")
         world.canals[canal.name] = canal
+    _load_investments(loaded, world, problems)
     for agreement in rows[AGREEMENTS.tab]:
         if agreement.payer and agreement.payer == agreement.payee:
             problems.add(AGREEMENTS.tab, agreement.row, "payee", "a nation cannot pay itself")
@@ -82,6 +94,36 @@ def build_world(loaded, problems: Problems) -> GoldenWorld:
                 world.units[ship].cargo.append(unit.name)
     _check_settings(loaded, problems)
     return world
+
+
+#: the Canals tab's old column, its years' investments in one cell
+_OLD_CANAL_COLUMN = "invested this year"
+
+
+def _load_investments(loaded, world: GoldenWorld, problems: Problems) -> None:
+    """Each canal's investments, one row a year and nation; 'invested' is their sum."""
+    if _OLD_CANAL_COLUMN in loaded.state.tables[CANALS.tab].columns:
+        problems.add(CANALS.tab, None, _OLD_CANAL_COLUMN, "is the old layout: each "
+                     "canal's investments are now rows of the Canal investments tab (canal, "
+                     "year, nation, amount: one row a year and nation). Type a row for each "
+                     "'nation amount' of this cell with its year, and rows for the earlier "
+                     "years making up 'invested' (which is now their sum), then delete this "
+                     "column")
+    seen: dict[tuple[str, int, str], int] = {}
+    for row in loaded.rows[CANAL_INVESTMENTS.tab]:
+        canal = world.canals.get(row.canal)
+        if canal is None:
+            continue  # named nothing: reported with the references
+        first = seen.setdefault((row.canal, row.year, row.nation), row.row)
+        if first != row.row:
+            problems.add(CANAL_INVESTMENTS.tab, row.row, "nation", f"{row.nation}'s "
+                         f"{row.year} investment in {row.canal} is on row {first} already: "
+                         "one row a canal, year and nation")
+        if not row.year:
+            problems.add(CANAL_INVESTMENTS.tab, row.row, "year", "is blank; write the year "
+                         "of the investment")
+        canal.total += row.amount
+        world.canal_investments.append(row)
 
 
 def _check_nation(world: GoldenWorld, nation, problems: Problems) -> None:
@@ -142,18 +184,17 @@ def _check_unit(world: GoldenWorld, unit: Unit, ids: dict[str, Unit],
                 problems: Problems) -> None:
     tab, row = UNITS.tab, unit.row
     status = values.fold(unit.status)
-    if status not in ("", "abandoned"):
-        problems.add(tab, row, "status", f"{values.show(unit.status)} is not blank, "
-                     "'abandoned' or 'gone (...)'")
+    if status == "abandoned":
+        problems.add(tab, row, "status", "'abandoned' is no status any more: leave it blank "
+                     "(and 'nation' blank); the ship's running 'abandoned ship' timer in the "
+                     "Timers tab (column 'unit') is what leaves it abandoned")
+    elif status:
+        problems.add(tab, row, "status", f"{values.show(unit.status)} is not blank or "
+                     "'gone (...)'")
     unit.status = status
-    if status == "abandoned" and not unit.at_sea:
-        problems.add(tab, row, "status", "only a ship is left abandoned")
     rebel = unit.type in data.REBEL_TYPES
     if rebel and unit.nation:
         problems.add(tab, row, "nation", "rebels belong to no nation; leave it blank")
-    elif not rebel and not unit.nation and status != "abandoned":
-        problems.add(tab, row, "nation", "is blank; only rebels and abandoned ships have no "
-                     "nation")
     nation = world.nations.get(unit.nation)
     unit.tech = unit.tech or (nation.tech if nation else 1)
     if unit.aboard:
@@ -186,6 +227,87 @@ def _check_aboard(unit: Unit, ids: dict[str, Unit], problems: Problems) -> None:
     unit.at = ids[unit.aboard[0]].at
 
 
+def check_timers(world: GoldenWorld, timers: list[Timer], problems: Problems) -> None:
+    """Each running or paused timer against its kind: the detail columns the kind needs
+    filled in, each naming a row of its tab; then every unit with no nation is a rebel or a
+    ship its 'abandoned ship' timer leaves abandoned."""
+    known = Names(kinds.NEEDS)
+    lookups = _lookups(world)
+    for timer in timers:
+        if not timer.live:
+            continue
+        kind = known.get(timer.kind)
+        if kind is None:
+            problems.add(TIMERS_TAB, timer.row, "kind", f"{values.show(timer.kind)} is not a "
+                         f"kind of Golden Age timer ({', '.join(kinds.NEEDS)})")
+            continue
+        timer.kind = kind
+        _check_timer(world, lookups, timer, problems)
+    for unit in world.units.values():
+        if not unit.nation and unit.type not in data.REBEL_TYPES and not unit.abandoned:
+            problems.add(UNITS.tab, unit.row, "nation", "is blank; only rebels and abandoned "
+                         "ships (a running 'abandoned ship' timer names it) have no nation")
+
+
+def _check_timer(world: GoldenWorld, lookups: dict[str, tuple[Names, str]], timer: Timer,
+                 problems: Problems) -> None:
+    cells, kind = timer.details, timer.kind
+    needs = kinds.NEEDS[kind] + ((kinds.SEA_ZONE,) if kind == kinds.CONSTRUCTION and
+                                 cells.get(kinds.WHAT) == data.PORT else ())
+    blank = [c for c in needs if values.is_blank(cells.get(c)) or cells.get(c) == 0]
+    for column in blank:
+        problems.add(TIMERS_TAB, timer.row, column, f"is blank; {a(kind)} timer needs it "
+                     f"({', '.join(needs)}: README, 'Timers')")
+    if (kind in kinds.OPEN_ENDED) != timer.open_ended:
+        problems.add(TIMERS_TAB, timer.row, "turns left",
+                     f"must be blank: {a(kind)} has no set length" if kind in kinds.OPEN_ENDED
+                     else f"is blank; {a(kind)} lasts a set number of seasons: write how many "
+                     "are left")
+    for column in needs:
+        if column not in blank:
+            names, what = lookups.get(_lookup_key(kind, column), (None, ""))
+            found = names.get(cells[column]) if names is not None else cells[column]
+            if found is None:
+                problems.add(TIMERS_TAB, timer.row, column,
+                             f"{values.show(cells[column])} is not {what}")
+            else:
+                cells[column] = found
+    unit = world.units.get(cells.get(kinds.UNIT) or "")
+    if kind == kinds.ABANDONED and unit is not None:
+        if unit.nation:
+            problems.add(UNITS.tab, unit.row, "nation", f"an abandoned ship belongs to no "
+                         f"nation (Timers tab, row {timer.row}): leave it blank")
+        unit.abandoned = True
+
+
+def _lookups(world: GoldenWorld) -> dict[str, tuple[Names, str]]:
+    """What each name-holding detail column must name, found from any spelling."""
+    ships = (u.name for u in world.units.values() if u.at_sea)
+    makes = tuple(t for t in data.UNIT_TYPES if t not in data.REBEL_TYPES)
+    return {
+        kinds.PROVINCE: (Names(world.provinces), "a province in the Provinces tab"),
+        kinds.SEA_ZONE: (Names(world.seas), "a sea zone in the Sea zones tab"),
+        kinds.UNIT: (Names(world.units), "a unit in play in the Units tab"),
+        "ship": (Names(ships), "a ship in play in the Units tab"),
+        kinds.CANAL: (Names(world.canals), "a canal in the Canals tab"),
+        kinds.AGREEMENT: (Names(world.agreements), "an agreement in the Agreements tab"),
+        kinds.PRODUCTION: (Names(makes), f"a unit type ({', '.join(makes)})"),
+        kinds.CONSTRUCTION: (Names(data.BUILDING_TYPES),
+                             f"a building type ({', '.join(data.BUILDING_TYPES)})"),
+    }
+
+
+def _lookup_key(kind: str, column: str) -> str:
+    """Which lookup checks a detail column of a kind (none for a number)."""
+    if column == kinds.TO:
+        return kinds.PROVINCE
+    if column == kinds.WHAT:
+        return kind
+    if column == kinds.UNIT and kind == kinds.ABANDONED:
+        return "ship"
+    return column
+
+
 def _check_settings(loaded, problems: Problems) -> None:
     frame = loaded.state.tables[SETTINGS_TAB.tab]
     items = Names(data.SETTINGS_ITEMS)
@@ -207,6 +329,9 @@ def _nation_columns(world: GoldenWorld, nations: list[Nation]) -> dict[str, list
             "units": [units.get(n.name, 0) for n in nations]}
 
 
+#: the Timers tab's detail columns, checked by kind when the game is loaded
+TIMER_LAYOUT = TimerLayout(kinds.TIMER_COLUMNS, check_timers, kinds.OLD_LAYOUT)
+
 #: the tabs written back after every turn
 WRITTEN: tuple[WrittenTab[GoldenWorld], ...] = (
     WrittenTab(NATIONS, lambda w: w.nations.values(), _nation_columns),
@@ -218,6 +343,8 @@ WRITTEN: tuple[WrittenTab[GoldenWorld], ...] = (
         "classification": [w.classifications.get(u.name, "") for u in rows]}),
     WrittenTab(BUILDINGS, lambda w: w.buildings),
     WrittenTab(RAILROADS, lambda w: w.railroads),
-    WrittenTab(CANALS, lambda w: w.canals.values()),
+    WrittenTab(CANALS, lambda w: w.canals.values(), lambda w, rows: {
+        "invested": [c.total for c in rows]}),
+    WrittenTab(CANAL_INVESTMENTS, lambda w: w.canal_investments),
     WrittenTab(AGREEMENTS, lambda w: w.agreements.values()),
 )

@@ -7,7 +7,7 @@ from sheetmaster.kit import LAND as BORDERS
 from sheetmaster.kit import MapSpec, Phase, Ruleset, Units, in_seasons, on_setup
 
 from .example import example_game
-from .load import WRITTEN, build_world
+from .load import TIMER_LAYOUT, WRITTEN, build_world
 from .orders import (
     DEPLOY,
     DISBANDS,
@@ -167,5 +167,6 @@ RULESET = Ruleset(
     nouns={"territory": "province", "territories": "provinces", "gold": "currency",
            "player": "nation", "players": "nations"},
     lasting=("timers",),
+    timer_layout=TIMER_LAYOUT,
     gm_orders=True,
 )

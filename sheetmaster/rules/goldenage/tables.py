@@ -1,8 +1,9 @@
 """The Golden Age 1861 state tabs and the row objects they load into.
 
 Nations, Provinces, Sea zones, Units (one row a unit, with its id), Buildings, Railroads,
-Canals and Agreements; the Settings tab of withheld numbers is in settings.py. Unbound
-fields (after ``row``) are the turn's working state and are never written.
+Canals, Canal investments (one row a canal, year and investor) and Agreements; the Settings
+tab of withheld numbers is in settings.py. Unbound fields (after ``row``) are the turn's
+working state and are never written.
 """
 
 from __future__ import annotations
@@ -109,6 +110,8 @@ class Unit:
     disbanding: bool = False
     #: ships: the land units aboard, in the order they embarked.
     cargo: list[str] = field(default_factory=list)
+    #: a ship left abandoned at sea: its running 'abandoned ship' timer says so (no nation).
+    abandoned: bool = False
 
     @property
     def at_sea(self) -> bool:
@@ -118,9 +121,6 @@ class Unit:
     def alive(self) -> bool:
         return not self.status.startswith("gone")
 
-    @property
-    def abandoned(self) -> bool:
-        return self.status == "abandoned"
 
 
 @dataclass(slots=True)
@@ -159,8 +159,17 @@ class Canal:
     cost: int | None
     owner: str
     state: str
-    invested: int
-    invested_this_year: str
+    row: int = 0
+    #: invested so far: the sum of its Canal investments rows (written to 'invested').
+    total: int = 0
+
+
+@dataclass(slots=True)
+class CanalInvestment:
+    canal: str
+    year: int
+    nation: str
+    amount: int
     row: int = 0
 
 
@@ -269,8 +278,9 @@ UNITS = Table("Units", (
     Column("supply penalties", Kind.WHOLE, "supply penalties so far", owned=True),
     Column("posture", Kind.CHOICE, "entrenched, or blank", owned=True,
            choices=("entrenched",), noun="a posture"),
-    Column("status", Kind.TEXT, "blank in play; 'abandoned' (a ship); 'gone (...)' once it "
-           "is no more (the row stays)", owned=True),
+    Column("status", Kind.TEXT, "blank in play; 'gone (...)' once it is no more (the row "
+           "stays). An abandoned ship is in play: its Timers row says it is abandoned",
+           owned=True),
     Column("name", Kind.TEXT, "its given name", bind="title"),
     Column("classification", Kind.TEXT, "its class at its tech level (written by "
            "sheetmaster from the Settings tab)", owned=True, optional=True),
@@ -285,7 +295,8 @@ BUILDINGS = Table("Buildings", (
            required=True),
     Column("sea zone", Kind.REF, "a port's sea zone", owned=True, ref="Sea zones"),
     Column("level", Kind.WHOLE, "a port's level", owned=True),
-    Column("state", Kind.CHOICE, "active (or blank), mothballed or reactivating (forts)",
+    Column("state", Kind.CHOICE, "active (or blank) or mothballed (forts; one being "
+           "reactivated stays mothballed: its Timers row says so)",
            owned=True, choices=data.FORT_STATES, noun="a state"),
     Column("blockaded", Kind.FLAG, "a port blockaded this season (written by sheetmaster)",
            owned=True),
@@ -312,10 +323,21 @@ CANALS = Table("Canals", (
            none_words=NEUTRAL_WORDS),
     Column("state", Kind.CHOICE, "blank (not begun), building or open", owned=True,
            choices=(BUILDING, OPEN), noun="a canal state"),
-    Column("invested", Kind.WHOLE, "invested so far", owned=True),
-    Column("invested this year", Kind.TEXT, "this year's investments, e.g. '1862: France "
-           "50, Egypt 20'", owned=True),
+    Column("invested", Kind.WHOLE, "invested so far: the sum of its rows in the Canal "
+           "investments tab (written by sheetmaster)", owned=True, optional=True),
 ), key="canal", help="One row a canal site.", noun="canal", entity=Canal)
+
+CANAL_INVESTMENTS = Table("Canal investments", (
+    Column("canal", Kind.REF, "the canal invested in", owned=True, ref="Canals",
+           required=True),
+    Column("year", Kind.WHOLE, "the calendar year of the investments (at most 50 a year "
+           "from each nation in each canal)", owned=True),
+    Column("nation", Kind.REF, "the nation investing", owned=True, ref="Nations",
+           required=True),
+    Column("amount", Kind.WHOLE, "what it invested in that canal that year", owned=True),
+), help="One row a canal, year and investing nation: what it invested (sheetmaster adds and "
+   "updates rows). A canal's 'invested' is the sum of its rows.", noun="investment",
+    entity=CanalInvestment)
 
 AGREEMENTS = Table("Agreements", (
     Column("agreement", Kind.NAME, "its name, as orders name it", owned=True, bind="name"),
@@ -335,4 +357,4 @@ AGREEMENTS = Table("Agreements", (
     noun="agreement", entity=Agreement)
 
 STATE_TABLES = (NATIONS, PROVINCES, SEA_ZONES, UNITS, BUILDINGS, RAILROADS, CANALS,
-                AGREEMENTS)
+                CANAL_INVESTMENTS, AGREEMENTS)

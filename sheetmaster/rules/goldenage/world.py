@@ -26,6 +26,7 @@ from .tables import (
     Agreement,
     Building,
     Canal,
+    CanalInvestment,
     Nation,
     Province,
     Railroad,
@@ -54,6 +55,8 @@ class GoldenWorld(World):
     buildings: list[Building] = field(default_factory=list)
     railroads: list[Railroad] = field(default_factory=list)
     canals: dict[str, Canal] = field(default_factory=dict)
+    #: the Canal investments tab: one row a canal, year and investor.
+    canal_investments: list[CanalInvestment] = field(default_factory=list)
     agreements: dict[str, Agreement] = field(default_factory=dict)
     graph: MapGraph = field(default_factory=MapGraph)
     #: where -> ids of the units there that are not aboard a ship (ships in port: the port's

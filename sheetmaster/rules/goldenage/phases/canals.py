@@ -7,12 +7,12 @@ invested reaches its cost (the Canals tab's 'cost', from the rulebook's p.12).
 
 from __future__ import annotations
 
-from sheetmaster.kit import Context, MissingSetting, Order, Problem, Status, values
+from sheetmaster.kit import Context, MissingSetting, Order, Problem, Status
 from sheetmaster.rules.common.treasury import pay
 
 from .. import data, reasons
 from ..settings import CANAL_START
-from ..tables import BUILDING, CANALS, OPEN, Canal, Nation
+from ..tables import BUILDING, CANALS, OPEN, Canal, CanalInvestment, Nation
 from ..world import GoldenWorld
 from .common import CURRENCY
 from .processes import CANAL
@@ -34,7 +34,7 @@ def build_canal(ctx: Context, order: Order, nation: Nation) -> None:
         return
     canal.state, canal.owner = BUILDING, nation.name
     ctx.timers.start(CANAL, nation.name, canal.name, None, order_row=order.row,
-                     data={"canal": canal.name, "cost": _cost(canal)})
+                     data={"canal": canal.name})
     ctx.emit(nation.name, "canal", f"{nation.name} begins the {canal.name} canal")
     ctx.resolve(order, Status.APPLIED, f"the {canal.name} canal is begun, for {cost}")
 
@@ -49,8 +49,9 @@ def invest_canal(ctx: Context, order: Order, nation: Nation) -> None:
             canal=canal.name, state=canal.state or "not begun"))
         return
     year = ctx.date.year
-    this_year = _this_year(canal, year)
-    done = this_year.get(nation.name, 0)
+    entry = next((r for r in world.canal_investments if r.canal == canal.name and
+                  r.year == year and r.nation == nation.name), None)
+    done = entry.amount if entry is not None else 0
     room = data.CANAL_PER_YEAR - done
     if room <= 0:
         ctx.resolve(order, Status.REJECTED, reasons.CANAL_YEAR_CAP.say(done=done,
@@ -59,17 +60,19 @@ def invest_canal(ctx: Context, order: Order, nation: Nation) -> None:
     amount = min(order.fields["amount"], room)
     if not pay(ctx, order, nation, amount, CURRENCY, f"the {canal.name} canal"):
         return
-    this_year[nation.name] = done + amount
-    canal.invested += amount
-    canal.invested_this_year = f"{year}: " + ", ".join(f"{n} {v}" for n, v in this_year.items())
-    timer = next((t for t in ctx.timers.find(kind=CANAL) if t.subject == canal.name), None)
+    if entry is None:
+        entry = CanalInvestment(canal.name, year or 0, nation.name, 0)
+        world.canal_investments.append(entry)
+    entry.amount += amount
+    canal.total += amount
+    timer = next((t for t in ctx.timers.find(kind=CANAL) if t.details["canal"] == canal.name), None)
     if timer is not None:
         ctx.timers.pay(timer, amount)
     status = Status.APPLIED if amount == order.fields["amount"] else Status.PARTIAL
     note = "" if status is Status.APPLIED else f" (of {order.fields['amount']}: 50 a year)"
     ctx.resolve(order, status, f"invested {amount} in the {canal.name} canal{note}; "
-                               f"{canal.invested} of {_cost(canal)}")
-    if canal.invested >= _cost(canal):
+                               f"{canal.total} of {_cost(canal)}")
+    if canal.total >= _cost(canal):
         _open(ctx, canal, timer)
 
 
@@ -91,15 +94,3 @@ def _cost(canal: Canal) -> int:
                                      f"finishes the {canal.name} canal)"))
     return canal.cost
 
-
-def _this_year(canal: Canal, year: int | None) -> dict[str, int]:
-    """This year's investments by nation, from 'invested this year' ('1862: France 30')."""
-    text = canal.invested_this_year
-    if not text.startswith(f"{year}:"):
-        return {}
-    out: dict[str, int] = {}
-    for part in values.name_list(text.split(":", 1)[1]):
-        name, _, amount = part.rpartition(" ")
-        if amount.isdigit():
-            out[name] = int(amount)
-    return out

@@ -7,13 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheetmaster.kit import PRIVATE, Context, Order, Status, values
+from sheetmaster.kit import PRIVATE, Context, Order, Status, Timer, values
 from sheetmaster.rules.common.guards import Guards
 from sheetmaster.rules.common.treasury import Purse
 
 from .. import data, reasons
-from ..tables import Nation, Province, Unit
+from ..tables import Building, Nation, Province, Unit
 from ..world import GoldenWorld
+from .processes import FORT_REACTIVATION
 
 
 @dataclass
@@ -178,3 +179,17 @@ def both(ctx: Context, a: str, b: str, kind: str, text: str) -> None:
     ctx.emit(a, kind, text)
     if b and b != a and b in ctx.world.nations:
         ctx.emit(b, kind, text, audience=PRIVATE)
+
+
+def fort_reactivation(ctx: Context, province: str) -> Timer | None:
+    """The running reactivation of the Fort in ``province`` (a fort being reactivated stays
+    'mothballed' in the Buildings tab: this timer is all that says so)."""
+    return next((t for t in ctx.timers.find(kind=FORT_REACTIVATION)
+                 if t.details["province"] == province), None)
+
+
+def fort_state(ctx: Context, fort: Building) -> str:
+    """What a fort is, for orders and reports: active, mothballed or reactivating."""
+    if fort.state == data.MOTHBALLED and fort_reactivation(ctx, fort.province) is not None:
+        return data.REACTIVATING
+    return fort.state

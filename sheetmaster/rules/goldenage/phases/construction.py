@@ -68,7 +68,7 @@ def _integration_season(ctx: Context, timer: Timer) -> None:
     present": each season it is paid while the nation's forces stay; else it lapses."""
     world: GoldenWorld = ctx.world
     nation = world.nations[timer.owner]
-    where = timer.subject
+    where = timer.details["province"]
     if world.provinces[where].owner or world.provinces[where].occupied_by:
         ctx.timers.cancel(timer, f"{where} is no longer neutral")
         return
@@ -100,7 +100,7 @@ def _production(ctx: Context, timer: Timer) -> None:
         _refund(ctx, timer, f"{where} is no longer held")
         return
     names = []
-    for _ in range(int(timer.details.get("count", "1"))):
+    for _ in range(int(timer.details.get("count") or 1)):
         unit = world.add_unit(Unit(world.new_unit_id(nation.name, kind), nation.name, kind,
                                    nation.tech, where, (), 0, "", "", ""))
         names.append(unit.name)
@@ -110,7 +110,7 @@ def _production(ctx: Context, timer: Timer) -> None:
 def _construction(ctx: Context, timer: Timer) -> None:
     world: GoldenWorld = ctx.world
     where, kind = timer.details["province"], timer.details["what"]
-    building = new_building(world, kind, where, timer.details.get("sea zone", ""))
+    building = new_building(world, kind, where, timer.details.get("sea zone") or "")
     ctx.timers.complete(timer, f"{building.name} ({kind}) built in {where}")
 
 
@@ -159,19 +159,19 @@ def _capital_move(ctx: Context, timer: Timer) -> None:
     CURRENCY.take(nation, cost)
     ctx.timers.pay(timer, cost)
     treasury(ctx, nation, f"paid {cost} to move the capital")
-    old, nation.capital = nation.capital, timer.subject
+    old, nation.capital = nation.capital, timer.details["province"]
     ctx.timers.complete(timer, f"{nation.name}'s capital moves from {old} to {nation.capital}")
 
 
 def _salvage(ctx: Context, timer: Timer) -> None:
     """F60: a year's use of captured superior equipment, then salvage for half its cost."""
     world: GoldenWorld = ctx.world
-    unit = world.units.get(timer.subject)
+    unit = world.units.get(timer.details["unit"])
     nation = world.nations.get(timer.owner)
     if unit is None or nation is None or unit.nation != nation.name:
         ctx.timers.cancel(timer, "the equipment is no longer held")
         return
-    value = int(timer.details.get("value", "0"))
+    value = int(timer.details["value"])
     world.remove(unit, "salvaged")
     nation.currency += value
     treasury(ctx, nation, f"salvaged {unit.name} for {value}")

@@ -100,7 +100,7 @@ def _offer(ctx: Context, offer: Order, accept: Order | None) -> None:
                         f"trade: {seasons} x {offer.fields['amount']}")
     world.agreements[deal] = row
     ctx.timers.start(AGREEMENT, row.payer, f"{row.kind} {deal}", None, order_row=offer.row,
-                     data={"agreement": deal, "payee": row.payee})
+                     data={"agreement": deal})
     text = f"{row.kind} {deal} between {proposer.name} and {other}: {row.payer} pays " \
            f"{row.payee} {row.payment} a season for {plural(seasons, 'season')} from turn "\
            f"{row.next_due}"

@@ -34,7 +34,14 @@ from ..tables import Nation, Province
 from ..world import GoldenWorld
 from .administration_checks import capital_site_problem, peacetime_problem
 from .canals import build_canal, invest_canal
-from .common import CURRENCY, entrenched_infantry, fully_controls, own_core_province, own_province
+from .common import (
+    CURRENCY,
+    entrenched_infantry,
+    fort_state,
+    fully_controls,
+    own_core_province,
+    own_province,
+)
 from .processes import (
     CAPITAL_MOVE,
     CONSTRUCTION,
@@ -213,8 +220,8 @@ def _mothball(ctx: Context, order: Order, nation: Nation) -> None:
     if fort is None:
         return
     if fort.state != data.ACTIVE:
-        ctx.resolve(order, Status.REJECTED, reasons.FORT_STATE.say(province=province.name,
-                                                                   state=fort.state))
+        ctx.resolve(order, Status.REJECTED, reasons.FORT_STATE.say(
+            province=province.name, state=fort_state(ctx, fort)))
         return
     fort.state = data.MOTHBALLED
     ctx.emit(nation.name, "fort mothballed", f"the Fort in {province.name} is mothballed")
@@ -228,8 +235,8 @@ def _reactivate(ctx: Context, order: Order, nation: Nation) -> None:
     if fort is None:
         return
     why = ""
-    if fort.state != data.MOTHBALLED:
-        why = reasons.FORT_STATE.say(province=province.name, state=fort.state)
+    if fort_state(ctx, fort) != data.MOTHBALLED:
+        why = reasons.FORT_STATE.say(province=province.name, state=fort_state(ctx, fort))
     elif not fully_controls(ctx.world, nation.name, province.name):
         why = reasons.NOT_FULLY_CONTROLLED.say(province=province.name)
     elif not entrenched_infantry(ctx.world, nation.name, province.name):
@@ -240,7 +247,6 @@ def _reactivate(ctx: Context, order: Order, nation: Nation) -> None:
     cost = int(number(ctx, data.FORT, nation.tech, COST)) // 2
     if not pay(ctx, order, nation, cost, CURRENCY, f"reactivating the Fort in {province.name}"):
         return
-    fort.state = data.REACTIVATING
     timer = ctx.timers.start(FORT_REACTIVATION, nation.name, f"Fort in {province.name}",
                              data.REACTIVATION_SEASONS, order_row=order.row, paid=cost,
                              data={"province": province.name})

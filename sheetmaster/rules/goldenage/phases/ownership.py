@@ -15,8 +15,15 @@ from .. import data
 from ..settings import INTEGRATION_PAYMENT
 from ..tables import PERMANENT
 from ..world import GoldenWorld
-from .common import CURRENCY, both, fully_controls, treasury, turn_state
-from .processes import ANNEXATION, BUILDS, INTEGRATION, OCCUPATION, PUPPETING
+from .common import (
+    CURRENCY,
+    both,
+    fort_reactivation,
+    fully_controls,
+    treasury,
+    turn_state,
+)
+from .processes import ANNEXATION, BUILDS, INTEGRATION, OCCUPATION, OCCUPYING, PUPPETING
 
 OWNERSHIP_RULE = ("Ownership of provinces updated (change in control/occupation status, if "
                   "any). " + data.CAPITAL_FALL_RULE + " Railroads remain the property of the "
@@ -53,15 +60,15 @@ def _occupy(ctx: Context, where: str, victor: str, intent: str) -> None:
     province.occupied_by = victor
     kind = INTENT_KINDS.get(intent, OCCUPATION) if victor != data.REBELS else OCCUPATION
     turns = None if kind == OCCUPATION else data.ANNEX_SEASONS
-    timer = ctx.timers.start(kind, victor, where, turns,
-                             data={"province": where, **({"intent": intent} if intent else {})})
+    timer = ctx.timers.start(kind, victor, where, turns, data={"province": where})
     province.occupation_timer = timer.id
     both(ctx, victor, loser, "occupation", f"{victor} occupies {where}"
          + (f" ({loser}'s)" if loser else " (neutral)")
          + (f", intending to {intent} it" if intent and kind != OCCUPATION else ""))
-    _refund_construction(ctx, where)
     fort = world.fort(where)
-    if fort is not None and fort.state != data.MOTHBALLED:
+    reactivating = fort is not None and fort_reactivation(ctx, where) is not None
+    _refund_construction(ctx, where)
+    if fort is not None and (fort.state != data.MOTHBALLED or reactivating):
         fort.state = data.MOTHBALLED
         ctx.emit(loser or victor, "fort mothballed", f"the Fort in {where} is mothballed: the "
                                                      "province is occupied")
@@ -75,8 +82,7 @@ def _end_occupation(ctx: Context, where: str, why: str, *, quiet: bool = False) 
     province = world.provinces[where]
     occupier = province.occupied_by
     for timer in ctx.timers.find(owner=occupier, status=None):
-        if timer.subject == where and timer.kind in (OCCUPATION, ANNEXATION, PUPPETING) and \
-                timer.status in ("running", "paused"):
+        if timer.kind in OCCUPYING and timer.live and timer.details["province"] == where:
             ctx.timers.cancel(timer, why)
     province.occupied_by, province.occupation_timer = "", ""
     if not quiet:
@@ -92,13 +98,12 @@ def _new_intent(ctx: Context, where: str, intent: str) -> None:
     occupier = province.occupied_by
     kind = INTENT_KINDS.get(intent, OCCUPATION)
     for timer in ctx.timers.find(owner=occupier, status=None):
-        if timer.subject == where and timer.kind in (OCCUPATION, ANNEXATION, PUPPETING) and \
-                timer.status in ("running", "paused"):
+        if timer.kind in OCCUPYING and timer.live and timer.details["province"] == where:
             if timer.kind == kind:
                 return
             ctx.timers.cancel(timer, f"{occupier} now intends to {intent} it")
     timer = ctx.timers.start(kind, occupier, where, data.ANNEX_SEASONS,
-                             data={"province": where, "intent": intent})
+                             data={"province": where})
     province.occupation_timer = timer.id
 
 
@@ -149,20 +154,20 @@ def _complete_occupations(ctx: Context) -> None:
         if timer.status not in ("running", "paused"):
             continue
         rebels = any(u.type == data.NATIONALIST_REBEL for u in world.land_units_in(
-            timer.subject))
+            timer.details["province"]))
         if rebels:
             ctx.timers.pause(timer, "nationalist rebels occupy the province")
         else:
             ctx.timers.resume(timer, "no nationalist rebels remain")
     for timer in ctx.timers.due(ANNEXATION) + ctx.timers.due(INTEGRATION):
-        province = world.provinces[timer.subject]
+        province = world.provinces[timer.details["province"]]
         old = province.owner
         province.owner, province.occupied_by, province.occupation_timer = timer.owner, "", ""
         province.annexed = province.core = True
         ctx.timers.complete(timer, f"{timer.owner} annexes {province.name}"
                                    + (f" from {old}" if old else ""))
     for timer in ctx.timers.due(PUPPETING):
-        province = world.provinces[timer.subject]
+        province = world.provinces[timer.details["province"]]
         province.occupied_by, province.occupation_timer = "", ""
         province.puppeted, province.controller = True, timer.owner
         ctx.timers.complete(timer, f"{province.name} is now {timer.owner}'s puppet")

@@ -10,6 +10,7 @@ from sheetmaster.rules.common.treasury import pay
 from ..settings import BUILD_SEASONS, COST, number
 from ..tables import Nation
 from .common import CURRENCY
+from .processes import CONSTRUCTION, PRODUCTION
 
 
 def start_project(ctx: Context, order: Order, nation: Nation, kind: str, what: str, level: int,
@@ -23,7 +24,17 @@ def start_project(ctx: Context, order: Order, nation: Nation, kind: str, what: s
         return
     timer = ctx.timers.start(kind, nation.name, f"{label} in {province}", seasons,
                              order_row=order.row, paid=cost,
-                             data={"province": province, "what": what, "count": count,
-                                   **(extra or {})})
+                             data=_details(kind, province, what, count, extra or {}))
     ctx.resolve(order, Status.APPLIED, f"{label} in {province} for {cost}, ready on turn "
                                        f"{timer.due_turn}")
+
+
+def _details(kind: str, province: str, what: str, count: int, extra: dict) -> dict:
+    """The Timers tab's detail cells of the kind: 'what' for production and construction
+    ('count' too for production); port upgrades and railroads say what they are by kind."""
+    out: dict = {"province": province}
+    if kind in (PRODUCTION, CONSTRUCTION):
+        out["what"] = what
+    if kind == PRODUCTION:
+        out["count"] = count
+    return {**out, **extra}

@@ -34,7 +34,7 @@ def break_out_revolts(ctx: Context) -> None:
     season = ctx.date.season
     if season == "Summer":
         for timer in ctx.timers.find(kind=ANNEXATION):
-            province = world.provinces[timer.subject]
+            province = world.provinces[timer.details["province"]]
             if percent_chance(ctx, ctx.setting(NATIONALIST_CHANCE), timer.owner,
                     f"nationalist revolt in {province.name}", f"revolt {province.name}"):
                 _rise(ctx, province.name, data.NATIONALIST_REBEL,

@@ -91,8 +91,8 @@ def _ship_supply(ctx: Context, ship: Unit, distance: dict[str, int]) -> None:
     if ship.supply_penalties >= data.ABANDONED_AT:
         ctx.emit(ship.nation, "abandoned", f"{ship.name} is left abandoned at sea in {zone}")
         ctx.timers.start(ABANDONED, ship.nation, ship.name, data.ABANDONED_SEASONS,
-                         data={"unit": ship.name, "zone": zone})
-        ship.nation, ship.status = "", "abandoned"
+                         data={"unit": ship.name})
+        ship.nation, ship.abandoned = "", True
 
 
 def _land_supply(ctx: Context, unit: Unit, network: set[str]) -> None:
@@ -137,7 +137,7 @@ def _recover_and_remove_abandoned(ctx: Context) -> None:
     (a tie: nobody; digest F44); after 4 seasons unrecovered it is removed from play."""
     world: GoldenWorld = ctx.world
     for timer in ctx.timers.find(kind=ABANDONED):
-        ship = world.units.get(timer.subject)
+        ship = world.units.get(timer.details["unit"])
         if ship is None or not ship.abandoned:
             continue
         counts: dict[str, int] = {}
@@ -146,7 +146,7 @@ def _recover_and_remove_abandoned(ctx: Context) -> None:
                 counts[other.nation] = counts.get(other.nation, 0) + 1
         best = sorted(counts.items(), key=lambda kv: -kv[1])
         if best and (len(best) == 1 or best[0][1] > best[1][1]):
-            ship.nation, ship.status, ship.supply_penalties = best[0][0], "", 0
+            ship.nation, ship.abandoned, ship.supply_penalties = best[0][0], False, 0
             ctx.timers.complete(timer, f"{best[0][0]} recovered the abandoned {ship.name} in "
                                        f"{ship.at}")
         elif timer.turns_left == 0:

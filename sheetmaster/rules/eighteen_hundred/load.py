@@ -219,19 +219,20 @@ def _development(card: Card, problems: Problems) -> None:
 
 
 def _needs(text: str) -> dict[str, int] | None:
-    """'production 3; food 1' -> {'production': 3, 'food': 1}; blank -> None (F25)."""
+    """'production 3; food 1' -> {'production': 3, 'food': 1}; blank -> None (F25). A
+    clause of 0 means nothing (data.ZERO_RULE): 'production 0' alone reads as a blank cell."""
     if not text:
         return None
     out: dict[str, int] = {}
     for clause in values.name_list(text.replace(";", "\n")):
         parts = clause.split()
         resource = values.fold(parts[0]) if parts else ""
-        if len(parts) != 2 or resource not in RESOURCES or not parts[1].isdigit() or \
-                int(parts[1]) < 1:
+        if len(parts) != 2 or resource not in RESOURCES or not parts[1].isdigit():
             raise BadValue(f"{values.show(clause)}: write a resource and a number, e.g. "
                            f"'production 3'")
-        out[resource] = out.get(resource, 0) + int(parts[1])
-    return out
+        if int(parts[1]):
+            out[resource] = out.get(resource, 0) + int(parts[1])
+    return out or None
 
 
 def _requirements(world: EighteenWorld, card: Card, problems: Problems) -> None:

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import pytest
 
+from sheetmaster import rules
+from sheetmaster.engine.builder import build_state, example_game
+from sheetmaster.engine.turn import resolve
 from sheetmaster.kit import BadValue
+from sheetmaster.kit.fairness import EXAMPLE_SECRET, hidden_key
+from sheetmaster.kit.model import GameState
+from sheetmaster.kit.schema import StateError
+from sheetmaster.kit.sealed import unseal
 from sheetmaster.rules.eighteen_hundred import data as vocabulary
 from sheetmaster.rules.eighteen_hundred.load import _needs
 
@@ -41,3 +48,50 @@ def test_needs_of_0_mean_nothing():
     assert _needs("production 0") is None  # as if the cell were blank: every slot full
     with pytest.raises(BadValue):
         _needs("production -1")
+
+
+# -- the Hands tab typed by a GM ---------------------------------------------------------------
+
+RULES = rules.get("eighteen_hundred")
+
+
+def example() -> tuple[dict, list, dict]:
+    """The example game after its setup (ambitions dealt and sealed), its secret out of the
+    sheet."""
+    tables, orders, settings = example_game(RULES)
+    return tables, orders, {k: v for k, v in settings.items() if k != "seed"}
+
+
+def test_plain_card_names_a_gm_types_into_the_hands_tab_are_sealed_by_the_next_run():
+    tables, orders, settings = example()
+    typed = [{"nation": "France", "pile": "admin", "slot": "A7", "card": "land reform"},
+             {"nation": "Prussia", "pile": "military", "card": "Entrenchment"},
+             {"nation": "Prussia", "pile": "admin", "card": "Propaganda"}]
+    tables = dict(tables, Hands=[*tables["Hands"], *typed])
+    result = resolve(RULES, build_state(RULES, tables, orders, settings=settings),
+                     secret=EXAMPLE_SECRET)
+    rows = result.after.tables["Hands"].to_dict("records")
+    assert all(r["card"].startswith("sealed:") for r in rows)
+    key = hidden_key(EXAMPLE_SECRET)
+    opened = {(r["nation"], r["pile"], r["slot"]): unseal(
+        key, r["card"], f"{r['nation']} / {r['pile']} / {r['slot']}") for r in rows}
+    # a blank slot gets its pile's next one; a typed name is the catalogue's spelling
+    assert opened[("France", "admin", "A7")] == "Land Reform"
+    assert opened[("Prussia", "admin", "A8")] == "Propaganda"
+    assert opened[("Prussia", "military", "M1")] == "Entrenchment"
+    assert "Your admin cards: Land Reform." in result.notes["France"]
+    assert "Your military cards: Entrenchment." in result.notes["Prussia"]
+    shared = " ".join(str(v) for tab, df in result.after.tables.items()
+                      if tab not in ("Cards", "Decks") for v in df.to_numpy().ravel())
+    assert "Land Reform" not in shared and "Entrenchment" not in shared
+
+
+def test_a_sealed_card_whose_slot_was_cleared_is_refused():
+    tables, orders, settings = example()
+    sealed = resolve(RULES, build_state(RULES, tables, orders, settings=settings),
+                     secret=EXAMPLE_SECRET).after
+    hands = sealed.tables["Hands"].copy()
+    hands.at[hands.index[0], "slot"] = ""
+    broken = GameState({**sealed.tables, "Hands": hands}, sealed.meta)
+    with pytest.raises(StateError, match="bound to its slot"):
+        resolve(RULES, broken, secret=EXAMPLE_SECRET)

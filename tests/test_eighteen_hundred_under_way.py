@@ -4,18 +4,25 @@ order, and a nation at war with no war actions is warned of in ``check``."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import openpyxl
 import pytest
 
 from sheetmaster import rules
+from sheetmaster.app.cli import main
 from sheetmaster.engine.builder import build_state, example_game
 from sheetmaster.engine.turn import resolve
 from sheetmaster.kit import BadValue
-from sheetmaster.kit.fairness import EXAMPLE_SECRET, hidden_key
+from sheetmaster.kit.fairness import EXAMPLE_SECRET, hidden_key, secret_path, write_secret
 from sheetmaster.kit.model import GameState
 from sheetmaster.kit.schema import StateError
 from sheetmaster.kit.sealed import unseal
 from sheetmaster.rules.eighteen_hundred import data as vocabulary
 from sheetmaster.rules.eighteen_hundred.load import _needs
+from sheetmaster.stores.xlsx_layout import write_new_workbook
+from sheetmaster.testing.golden import load_case
 
 
 @pytest.mark.parametrize("cell, table, deck, read", [
@@ -95,3 +102,46 @@ def test_a_sealed_card_whose_slot_was_cleared_is_refused():
     broken = GameState({**sealed.tables, "Hands": hands}, sealed.meta)
     with pytest.raises(StateError, match="bound to its slot"):
         resolve(RULES, broken, secret=EXAMPLE_SECRET)
+
+
+# -- a nation at war with no war actions, in check ----------------------------------------------
+
+GOLDEN = Path(__file__).parent / "golden" / "eighteen_hundred"
+
+
+def war_workbook(tmp_path: Path, orders: list[dict]) -> Path:
+    """The golden war with no war actions for Prussia, as a workbook with its dice secret."""
+    case = load_case(GOLDEN / "09-a-nation-at-war-with-no-war-actions-is-warned.yaml")
+    tables = {tab: rows for tab, rows in case.data["tables"].items()}
+    state = build_state(RULES, tables, orders, turn=6,
+                        settings={"game": "war", **case.data["settings"]})
+    path = tmp_path / "war.xlsx"
+    write_new_workbook(RULES, path, state)
+    write_secret(secret_path(path), "a real game's dice secret, kept by the GM")
+    return path
+
+
+def test_check_warns_of_a_nation_at_war_with_no_war_actions(tmp_path, capsys):
+    path = war_workbook(tmp_path, [{"player": "France", "order": "pass"},
+                                   {"player": "Prussia", "order": "war move",
+                                    "province": "Hesse", "to": "Champagne"}])
+    capsys.readouterr()
+    assert main(["check", str(path)]) == 1  # Prussia's order would be refused as well
+    out = capsys.readouterr().out
+    assert "warning: Prussia is at war in round 2 but has no war actions" in out
+    assert "warning: France" not in out
+    assert main(["check", str(path), "--json"]) == 1
+    document = json.loads(capsys.readouterr().out)
+    assert [w["player"] for w in document["warnings"]] == ["Prussia"]
+
+
+def test_the_warning_needs_no_order_and_a_nation_with_actions_gets_none(tmp_path, capsys):
+    path = war_workbook(tmp_path, [])
+    capsys.readouterr()
+    assert main(["check", str(path)]) == 0
+    assert "warning: Prussia is at war" in capsys.readouterr().out
+    book = openpyxl.load_workbook(path)
+    book["Tableau"].append(["Prussia", "Couriers"])
+    book.save(path)
+    assert main(["check", str(path)]) == 0
+    assert "warning:" not in capsys.readouterr().out

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sheetmaster.kit.changes import CellChange, cell_changes
-from sheetmaster.kit.model import Status, TurnResult
+from sheetmaster.kit.model import WARNING, Status, TurnResult
 from sheetmaster.kit.ruleset import Ruleset
 from sheetmaster.kit.schema import StateError
 from sheetmaster.kit.tabs import GM_ORDERS_TAB, ORDERS_TAB
@@ -70,6 +70,9 @@ def turn_document(command: str, game: str, ruleset: Ruleset, result: TurnResult,
         "counts": {"orders": len(result.results), **counts},
     }
     if command == "check":
+        # what the ruleset warns of, beyond the orders' answers (public lines only)
+        document["warnings"] = [{"player": e.player, "text": e.text}
+                                for e in result.events if e.kind == WARNING]
         return document
     document["seed"] = result.seed
     document["practice_dice"] = practice

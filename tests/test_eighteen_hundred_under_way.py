@@ -15,7 +15,13 @@ from sheetmaster.app.cli import main
 from sheetmaster.engine.builder import build_state, example_game
 from sheetmaster.engine.turn import resolve
 from sheetmaster.kit import BadValue
-from sheetmaster.kit.fairness import EXAMPLE_SECRET, hidden_key, secret_path, write_secret
+from sheetmaster.kit.fairness import (
+    EXAMPLE_SECRET,
+    hidden_key,
+    secret_path,
+    turn_dice,
+    write_secret,
+)
 from sheetmaster.kit.model import GameState
 from sheetmaster.kit.schema import StateError
 from sheetmaster.kit.sealed import unseal
@@ -145,3 +151,33 @@ def test_the_warning_needs_no_order_and_a_nation_with_actions_gets_none(tmp_path
     book.save(path)
     assert main(["check", str(path)]) == 0
     assert "warning:" not in capsys.readouterr().out
+
+
+# -- new --turn N --round R --stage S ----------------------------------------------------------
+
+def game_tab(path: Path) -> dict:
+    book = openpyxl.load_workbook(path)
+    return {r[0].value: r[1].value for r in book["Game"].iter_rows(min_row=2)}
+
+
+def test_new_starts_a_blank_1800_game_in_a_later_round_and_stage(tmp_path):
+    path = tmp_path / "running.xlsx"
+    assert main(["new", "eighteen_hundred", str(path), "--turn", "13", "--round", "5",
+                 "--stage", "turns"]) == 0
+    game = game_tab(path)
+    assert (game["turn"], game["round"], game["stage"]) == (13, 5, "turns")
+    assert game["year"] == "1820: era I, round 5 of 8, the turns stage"
+    secret = secret_path(path).read_text(encoding="utf-8").strip()
+    assert game["dice commitment"] == turn_dice(secret, 13).commitment
+
+
+@pytest.mark.parametrize("argv, problem", [
+    (["eighteen_hundred", "--round", "5"], "--round goes with --turn"),
+    (["eighteen_hundred", "--turn", "3", "--round", "25"], "rounds are 1 to 24"),
+    (["eighteen_hundred", "--turn", "3", "--stage", "over"], "one of draft, turns, war"),
+    (["claims", "--turn", "3", "--stage", "war"], "no rounds resolved in stages"),
+])
+def test_round_and_stage_are_refused_where_they_mean_nothing(tmp_path, capsys, argv, problem):
+    path = tmp_path / "x.xlsx"
+    assert main(["new", argv[0], str(path), *argv[1:]]) == 2
+    assert problem in capsys.readouterr().err and not path.exists()

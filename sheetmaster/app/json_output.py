@@ -69,10 +69,10 @@ def turn_document(command: str, game: str, ruleset: Ruleset, result: TurnResult,
                     "reason": r.reason} for r in result.results],
         "counts": {"orders": len(result.results), **counts},
     }
+    # what the ruleset warns of, beyond the orders' answers (public lines only)
+    document["warnings"] = [{"player": e.player, "text": e.text}
+                            for e in result.events if e.kind == WARNING]
     if command == "check":
-        # what the ruleset warns of, beyond the orders' answers (public lines only)
-        document["warnings"] = [{"player": e.player, "text": e.text}
-                                for e in result.events if e.kind == WARNING]
         return document
     document["seed"] = result.seed
     document["practice_dice"] = practice

@@ -28,6 +28,7 @@ from sheetmaster.kit.sealed import unseal
 from sheetmaster.rules.eighteen_hundred import data as vocabulary
 from sheetmaster.rules.eighteen_hundred.load import _needs
 from sheetmaster.stores.xlsx_layout import write_new_workbook
+from sheetmaster.testing import walkthrough
 from sheetmaster.testing.golden import load_case
 
 
@@ -181,3 +182,48 @@ def test_round_and_stage_are_refused_where_they_mean_nothing(tmp_path, capsys, a
     path = tmp_path / "x.xlsx"
     assert main(["new", argv[0], str(path), *argv[1:]]) == 2
     assert problem in capsys.readouterr().err and not path.exists()
+
+
+# -- the README's walk-through, with the Game tab typed by hand ---------------------------------
+
+README = Path(__file__).resolve().parents[1] / "sheetmaster" / "rules" / "eighteen_hundred" / \
+    "README.md"
+
+
+def typed_in(tmp_path: Path, game: list[list[str]]) -> Path:
+    """The README's game already under way, typed into a blank game of turn 13 written
+    without --round and --stage, then the Game tab's ``game`` rows typed by hand."""
+    book = tmp_path / "running.xlsx"
+    assert main(["-q", "new", "eighteen_hundred", str(book), "--turn", "13"]) == 0
+    for step in walkthrough.steps(README.read_text(encoding="utf-8")):
+        if step.kind == "type":
+            walkthrough.type_rows(book, step)
+    walkthrough.type_rows(book, walkthrough.Step("type", 0, tab="Game",
+                                                 header=["setting", "value"], rows=game))
+    return book
+
+
+def test_round_and_stage_typed_by_hand_leave_the_commitment_good(tmp_path):
+    book = typed_in(tmp_path, [["round", "5"], ["stage", "turns"]])
+    assert main(["-q", "resolve", str(book)]) == 0
+    assert game_tab(book)["year"] == "1825: era I, round 6 of 8, the draft stage"
+    log = walkthrough.tab_rows(book, "Log", ["details"], 0)
+    assert any("(published before the deadline)" in row[0] for row in log)
+
+
+def test_a_turn_typed_by_hand_stops_on_the_commitment_until_its_cell_is_cleared(tmp_path,
+                                                                                capsys):
+    book = typed_in(tmp_path, [["turn", "20"], ["round", "5"], ["stage", "turns"]])
+    before = book.read_bytes()
+    assert main(["-q", "resolve", str(book)]) != 0
+    assert "turn 20's dice commitment is not the one the dice secret gives" in \
+        capsys.readouterr().err
+    assert book.read_bytes() == before  # nothing was written
+    walkthrough.type_rows(book, walkthrough.Step("type", 0, tab="Game",
+                                                 header=["setting", "value"],
+                                                 rows=[["dice commitment", ""]]))
+    assert main(["-q", "resolve", str(book)]) == 0
+    assert game_tab(book)["turn"] == 21 and game_tab(book)["dice commitment"]
+    dice = [row[0] for row in walkthrough.tab_rows(book, "Log", ["details"], 0)
+            if row[0].startswith("dice seed")]
+    assert len(dice) == 1 and "(published before the deadline)" not in dice[0]

@@ -80,3 +80,21 @@ def test_typing_fills_a_key_row_and_appends_others_and_a_wrong_reading_fails(tmp
     (tmp_path / "running.xlsx").unlink()
     with pytest.raises(AssertionError, match="README line 20: the Players tab reads"):
         walkthrough.follow(wrong, tmp_path, lambda argv: main(["-q", *argv]))
+
+
+def test_one_table_types_several_rows_with_the_same_first_cell(tmp_path, monkeypatch):
+    """Orders of one player are rows with the same first cell: each is typed; a later table
+    fills a row typed before it."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["-q", "new", "claims", "running.xlsx"]) == 0
+    book = tmp_path / "running.xlsx"
+    two = walkthrough.Step("type", 1, tab="Players", header=["player", "gold"],
+                           rows=[["Avalon", "12"], ["Avalon", "3"]])
+    walkthrough.type_rows(book, two)
+    assert walkthrough.tab_rows(book, "Players", ["player", "gold"], 0) == \
+        [["Avalon", "12"], ["Avalon", "3"]]
+    later = walkthrough.Step("type", 2, tab="Players", header=["player", "gold"],
+                             rows=[["Avalon", "5"]])
+    walkthrough.type_rows(book, later)
+    assert walkthrough.tab_rows(book, "Players", ["player", "gold"], 0) == \
+        [["Avalon", "5"], ["Avalon", "3"]]

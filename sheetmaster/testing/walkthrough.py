@@ -9,8 +9,9 @@ sheetmaster does. The section's steps, in the order they appear:
   code named right after it as "(exits N)");
 - a paragraph ending with a colon and followed by a markdown table, which says "the **Tab**
   tab, type", types the table's rows into that tab: a row whose first cell matches a row
-  already in the tab (a Game or settings key, say) fills that row's cells; any other row goes
-  in the tab's first empty row;
+  already in the tab before this table (a Game or settings key, say) fills that row's cells;
+  any other row goes in the tab's first empty row (so one table may type several rows with
+  the same first cell, as orders of one player);
 - "the **Tab** tab reads" instead checks the tab: its filled rows, in order, show exactly the
   table's rows in the table's columns;
 - "the **Tab** tab has these rows" checks that the table's rows appear in the tab, in order,
@@ -145,8 +146,9 @@ def type_rows(book: Path, step: Step) -> None:
         raise AssertionError(f"README line {step.line}: the {step.tab} tab has no column {missing}")
     key = columns[step.header[0]]
     filled = list(_filled_rows(sheet))
+    before = list(filled)  # the rows a row of this table may fill: not the ones it typed
     for values in step.rows:
-        target = next((r for r in filled if shown(sheet.cell(r, key).value) == values[0]), None)
+        target = next((r for r in before if shown(sheet.cell(r, key).value) == values[0]), None)
         if target is None:
             target = max(filled, default=1) + 1
             filled.append(target)

@@ -428,7 +428,8 @@ HANDS = Table(
         Column("pile", Kind.CHOICE, "admin, military or ambition", choices=PILES,
                noun="a pile", required=True, owned=True),
         Column("slot", Kind.TEXT, "the card's place in the hand (A3: the third admin card "
-               "dealt in the game)", owned=True),
+               "dealt in the game; blank beside a card typed in plain: the next run names "
+               "it)", owned=True),
         Column("card", Kind.TEXT, "the card, sealed with the game's dice secret: only its "
                "holder's report names it (a name typed here is sealed by the next resolve)",
                owned=True),

@@ -326,6 +326,41 @@ def test_searching_a_deck_takes_the_card_and_shuffles_the_rest():
     assert (row["cards"], row["shuffles"], row["left"]) == ("Flood, Harvest, Plague, War", 2, 3)
 
 
+def test_a_deck_the_gm_typed_with_no_shuffle_is_dealt_in_the_order_listed():
+    """A GM carrying on a game dealt from a physical deck types its cards in order and leaves
+    'shuffles' at 0: they are dealt first to last, whatever the dice, across turns, until
+    the deck is next shuffled (a search here), when its order is the secret's again."""
+    rules = deck_rules()
+    typed = {"Decks": [{"deck": "Events", "cards": "War, Comet, Flood, Plague, Harvest"}]}
+    first = resolve(rules, state(rules, [{"player": "Stark", "order": "pay", "amount": 2}],
+                                 turn=2, tables=typed), seed=5)
+    assert drawn(first) == ["War,Comet"]
+    row = first.after.tables["Decks"].to_dict("records")[0]
+    assert (row["cards"], row["shuffles"], row["drawn"], row["left"]) == \
+        ("War, Comet, Flood, Plague, Harvest", 0, 2, 3)
+    carried = {"Decks": first.after.tables["Decks"].to_dict("records")}
+    for seed in (6, 7):
+        second = resolve(rules, state(rules, [{"player": "Tully", "order": "pay", "amount": 2}],
+                                      turn=3, tables=carried), seed=seed)
+        assert drawn(second) == ["Flood,Plague"]
+    searched = resolve(rules, state(rules, [{"player": "Stark", "order": "cut", "unit": "x",
+                                             "to": "A"},
+                                            {"player": "Stark", "order": "pay", "amount": 1}],
+                                    turn=3, tables=carried), seed=8)
+    assert searched.results[0].reason == "found None"  # Comet was dealt already
+    assert drawn(searched) == ["Flood"]  # still the GM's order: nothing was shuffled
+    dice = ScriptedDice(named={"deck Events": [["Plague", "Harvest", "Flood"]]})
+    carried["Decks"][0]["cards"] = "War, Comet, Flood, Plague, Harvest"
+    carried["Decks"][0]["drawn"] = 1  # War dealt: Comet, Flood, Plague, Harvest left
+    searched = resolve(rules, state(rules, [{"player": "Stark", "order": "cut", "unit": "x",
+                                             "to": "A"},
+                                            {"player": "Stark", "order": "pay", "amount": 1}],
+                                    turn=3, tables=carried), dice=dice)
+    assert searched.results[0].reason == "found Comet" and drawn(searched) == ["Plague"]
+    row = searched.after.tables["Decks"].to_dict("records")[0]
+    assert (row["cards"], row["shuffles"], row["left"]) == ("Flood, Harvest, Plague", 1, 2)
+
+
 def gm_decree(ctx) -> None:
     for order in ctx.orders("decree"):
         ctx.world.realms[order.player].coins += order.fields["amount"]

@@ -100,3 +100,21 @@ def test_rows_of_one_table_with_the_same_first_cell_are_each_typed(tmp_path, mon
     walkthrough.follow(TWO_ORDERS, tmp_path, lambda argv: main(["-q", *argv]))
     orders = walkthrough.tab_rows(tmp_path / "running.xlsx", "Orders", ["player", "amount"], 0)
     assert orders == [["Avalon", "1"], ["Avalon", "2"]]
+
+
+def test_one_table_types_several_rows_with_the_same_first_cell(tmp_path, monkeypatch):
+    """Orders of one player are rows with the same first cell: each is typed; a later table
+    fills a row typed before it."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["-q", "new", "claims", "running.xlsx"]) == 0
+    book = tmp_path / "running.xlsx"
+    two = walkthrough.Step("type", 1, tab="Players", header=["player", "gold"],
+                           rows=[["Avalon", "12"], ["Avalon", "3"]])
+    walkthrough.type_rows(book, two)
+    assert walkthrough.tab_rows(book, "Players", ["player", "gold"], 0) == \
+        [["Avalon", "12"], ["Avalon", "3"]]
+    later = walkthrough.Step("type", 2, tab="Players", header=["player", "gold"],
+                             rows=[["Avalon", "5"]])
+    walkthrough.type_rows(book, later)
+    assert walkthrough.tab_rows(book, "Players", ["player", "gold"], 0) == \
+        [["Avalon", "5"], ["Avalon", "3"]]

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sheetmaster.kit.changes import CellChange, cell_changes
-from sheetmaster.kit.model import Status, TurnResult
+from sheetmaster.kit.model import WARNING, Status, TurnResult
 from sheetmaster.kit.ruleset import Ruleset
 from sheetmaster.kit.schema import StateError
 from sheetmaster.kit.tabs import GM_ORDERS_TAB, ORDERS_TAB
@@ -69,6 +69,9 @@ def turn_document(command: str, game: str, ruleset: Ruleset, result: TurnResult,
                     "reason": r.reason} for r in result.results],
         "counts": {"orders": len(result.results), **counts},
     }
+    # what the ruleset warns of, beyond the orders' answers (public lines only)
+    document["warnings"] = [{"player": e.player, "text": e.text}
+                            for e in result.events if e.kind == WARNING]
     if command == "check":
         return document
     document["seed"] = result.seed

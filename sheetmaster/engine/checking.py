@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from sheetmaster.engine.turn import orders_private, resolve
 from sheetmaster.kit.dice import PracticeDice
-from sheetmaster.kit.model import GameState, OrderResult, Status, TurnResult
+from sheetmaster.kit.model import WARNING, Event, GameState, OrderResult, Status, TurnResult
 from sheetmaster.kit.orders import REASON, RESULT
 from sheetmaster.kit.ruleset import Ruleset
 from sheetmaster.kit.tabs import GM_ORDERS_TAB, ORDERS_TAB
@@ -48,9 +48,13 @@ def check(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> TurnRe
     would draw): the hands a ruleset seals open only with the dice ``secret``. The real dice
     are not known before the resolve: an order whose outcome changes when every practice die
     comes up the other way says that it depends on the dice, never what practice dice gave.
+    Its ``events`` are the turn's public warnings alone (:data:`WARNING`), from the run without
+    any private order when there are some, so that no warning hangs on a secret.
     """
     result = _answers(ruleset, raw, secret)
-    views = _views(ruleset, raw, secret, result.results)
+    views, shared_events = _views(ruleset, raw, secret, result.results)
+    warnings = [e for e in (result.events if shared_events is None else shared_events)
+                if e.kind == WARNING and e.public]
     shared = views.get(None) or [r.shown() for r in result.results]
     if orders_private(result.before):  # the orders tab is the GM's alone: every answer
         shared = [r for r in result.results if r.row > 0] + [r for r in shared if r.row < 0]
@@ -67,8 +71,8 @@ def check(ruleset: Ruleset, raw: GameState, secret: str | None = None) -> TurnRe
                 orders.at[r.row * sign, REASON] = r.reason
         tables[tab] = orders
     after = GameState(tables, result.before.meta)
-    return TurnResult(ruleset.name, result.turn, 0, result.before, after, result.results, [],
-                      result.notes, views)
+    return TurnResult(ruleset.name, result.turn, 0, result.before, after, result.results,
+                      warnings, result.notes, views)
 
 
 def _answers(ruleset: Ruleset, raw: GameState, secret: str | None,
@@ -86,25 +90,28 @@ def _answers(ruleset: Ruleset, raw: GameState, secret: str | None,
 
 
 def _views(ruleset: Ruleset, raw: GameState, secret: str | None,
-           results: list[OrderResult]) -> dict[str | None, list[OrderResult]]:
+           results: list[OrderResult]
+           ) -> tuple[dict[str | None, list[OrderResult]], list[Event] | None]:
     """What each reader may know of the check, when some orders are private: everyone, each
     row's answer without any private order (a private one's: that it is private); a player
     with private orders, their own rows' answers with their own private orders alone. A
     public order that follows a private one of its player's may read differently in the two:
     the shared answer cannot tell what the private one would do. Empty when no order is
-    private: every reader's answers are then the GM's."""
+    private: every reader's answers are then the GM's. With them, the events of the run
+    without any private order (None when no order is private)."""
     private = [r for r in results if r.secret]
     if not private:
-        return {}
+        return {}, None
     hidden = {r.row for r in private}
-    shared = {r.row: r for r in _answers(ruleset, raw, secret, hidden).results}
+    without = _answers(ruleset, raw, secret, hidden)
+    shared = {r.row: r for r in without.results}
     views: dict[str | None, list[OrderResult]] = {
         None: [r.shown() if r.secret else shared[r.row] for r in results]}
     for player in dict.fromkeys(r.player for r in private):
         others = {r.row for r in private if r.player != player}
         own = {r.row: r for r in _answers(ruleset, raw, secret, others).results}
         views[player] = [own[r.row] for r in results if r.player == player]
-    return views
+    return views, without.events
 
 
 def _by_dice(one: OrderResult, other: OrderResult | None) -> OrderResult:

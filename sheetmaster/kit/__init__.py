@@ -48,7 +48,16 @@ if TYPE_CHECKING:
     from sheetmaster.kit.fairness import EXAMPLE_SECRET, SECRET_ENV, SECRET_SUFFIX
     from sheetmaster.kit.mapgraph import CANAL, COAST, LAND, PORT, RAIL, SEA, WATERWAY, MapGraph
     from sheetmaster.kit.mapspec import MapSpec, Units
-    from sheetmaster.kit.model import GM_ONLY, PRIVATE, PUBLIC, Event, GameState, Order, Status
+    from sheetmaster.kit.model import (
+        GM_ONLY,
+        PRIVATE,
+        PUBLIC,
+        WARNING,
+        Event,
+        GameState,
+        Order,
+        Status,
+    )
     from sheetmaster.kit.order_batch import OrderBatch
     from sheetmaster.kit.orders import Field, OrderKind, RejectedRow
     from sheetmaster.kit.reasons import IN_EXILE, Reason
@@ -84,7 +93,8 @@ EXPORTS = {
         "fairness": ("EXAMPLE_SECRET", "SECRET_ENV", "SECRET_SUFFIX"),
         "mapgraph": ("CANAL", "COAST", "LAND", "PORT", "RAIL", "SEA", "WATERWAY", "MapGraph"),
         "mapspec": ("MapSpec", "Units"),
-        "model": ("GM_ONLY", "PRIVATE", "PUBLIC", "Event", "GameState", "Order", "Status"),
+        "model": ("GM_ONLY", "PRIVATE", "PUBLIC", "WARNING", "Event", "GameState", "Order",
+                  "Status"),
         "order_batch": ("OrderBatch",),
         "orders": ("Field", "OrderKind", "RejectedRow"),
         "reasons": ("IN_EXILE", "Reason"),
@@ -103,7 +113,7 @@ __all__ = [
     "CANAL", "COAST", "EXAMPLE_SECRET", "GLOBAL", "GM", "GM_ONLY", "IN_EXILE", "LAND", "PORT",
     "POSTING_ORDER", "PRIVATE", "PUBLIC", "RAIL", "SEA", "SECRET_ENV", "SECRET_SUFFIX",
     "TIMERS_TAB",
-    "WATERWAY", "Adjudicator", "BadValue", "Calendar", "Column", "Context",
+    "WARNING", "WATERWAY", "Adjudicator", "BadValue", "Calendar", "Column", "Context",
     "Cycle", "Date", "Decision", "Event", "Field", "GameState", "Kind", "Lines", "MapGraph",
     "MapSpec", "MissingSetting", "Names", "Order", "OrderBatch", "OrderKind", "Phase",
     "PostingOrder", "Problem", "Problems", "Reason", "RejectedRow", "Ruleset", "SeatOrder",

@@ -6,6 +6,12 @@ cards were drawn since, and its discard pile. The order itself is never written 
 is the shuffle of those cards by a stream keyed by the game's secret, the deck's name and its
 shuffle count (:meth:`sheetmaster.kit.dice.Dice.hidden`), so the same deck deals the same cards
 on every machine that has the secret, and to no one who lacks it.
+
+A deck sheetmaster never shuffled (``shuffles`` 0 or blank) is the GM's: its ``cards`` are
+dealt in the order the cell lists them, first to last, for a GM who carries on a game dealt
+from a physical deck. Anyone who reads the sheet then reads that order; it lasts until the
+deck is next shuffled (its discards taken back, cards shuffled in, a search), when the order
+becomes the secret's like any other deck's.
 """
 
 from __future__ import annotations
@@ -36,9 +42,11 @@ DECKS = Table(
     DECKS_TAB,
     (
         Column("deck", Kind.NAME, "the deck's name", owned=True, bind="name"),
-        Column("cards", Kind.NAMES, "the cards it held when last shuffled (in no order)",
+        Column("cards", Kind.NAMES, "the cards it held when last shuffled (in no order); "
+               "with shuffles 0, the GM's order: dealt first to last, 'drawn' of them already",
                owned=True),
-        Column("shuffles", Kind.WHOLE, "how many times it was shuffled", owned=True),
+        Column("shuffles", Kind.WHOLE, "how many times sheetmaster shuffled it (0 or blank: "
+               "the GM's deck, dealt in the order its cards are listed)", owned=True),
         Column("drawn", Kind.WHOLE, "cards drawn since the last shuffle", owned=True),
         Column("discards", Kind.NAMES, "its discard pile", owned=True),
         Column("left", Kind.WHOLE, "cards left to draw (written by sheetmaster)", owned=True),
@@ -59,11 +67,18 @@ class Deck:
     emit: Callable[..., None] = field(repr=False)
     _cached: tuple[int, list[str]] | None = field(default=None, repr=False)
 
+    @property
+    def in_listed_order(self) -> bool:
+        """A deck sheetmaster never shuffled: the GM's, dealt as its cards are listed."""
+        return not self.state.shuffles
+
     def _order(self) -> list[str]:
         """The deck's order since its last shuffle (worked out once a turn): a golden test
-        scripts it by the name 'deck NAME'."""
+        scripts it by the name 'deck NAME'. A deck never shuffled is dealt as listed."""
         if not self.state.cards:
             return []
+        if self.in_listed_order:
+            return list(self.state.cards)
         if self._cached is None or self._cached[0] != self.state.shuffles:
             name = f"deck {self.state.name}"
             stream = self.dice.hidden(f"{name} shuffle {self.state.shuffles}")

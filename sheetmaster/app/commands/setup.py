@@ -68,6 +68,7 @@ def cmd_new(args: argparse.Namespace) -> int:
                              f"{ruleset.first_turn}")
         turn = args.turn
         settings["turn"] = turn
+    settings.update(_round_and_stage(ruleset, args))
     first = int(settings.get("turn", turn))  # the turn the game starts on
     settings[DICE_COMMITMENT] = fairness.turn_dice(secret, first).commitment
     state = build_state(ruleset, tables, orders, turn=turn, settings=settings)
@@ -83,6 +84,28 @@ def cmd_new(args: argparse.Namespace) -> int:
               f"dice: fine for a try; for a real game, run `sheetmaster new` without "
               f"--example)")
     return Exit.OK
+
+
+def _round_and_stage(ruleset, args: argparse.Namespace) -> dict[str, Any]:
+    """``--round`` and ``--stage``: where a blank game already under way stands in a ruleset
+    whose rounds are resolved in stages (1800), with ``--turn``. Neither is in the turn's dice
+    commitment (the turn number alone is), so the Game tab's may also be typed by hand."""
+    given = {k: v for k, v in (("round", args.round), ("stage", args.stage)) if v is not None}
+    if not given:
+        return {}
+    calendar = ruleset.calendar
+    options = ", ".join(f"--{k}" for k in given)
+    if not calendar.stages:
+        raise UsageError(f"{options}: a {ruleset.name} game has no rounds resolved in stages")
+    if args.turn is None or args.turn < 1:
+        raise UsageError(f"{options} {'goes' if len(given) == 1 else 'go'} with --turn N (N "
+                         f"from 1): the game's turn number")
+    last = calendar.rounds_per_era * calendar.eras
+    if "round" in given and not 1 <= given["round"] <= (last or given["round"]):
+        raise UsageError(f"--round: a {ruleset.name} game's rounds are 1 to {last}")
+    if "stage" in given and given["stage"] not in calendar.stages:
+        raise UsageError(f"--stage: one of {', '.join(calendar.stages)}")
+    return given
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -168,6 +191,12 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--turn", type=int, metavar="N",
                    help="a game already under way: the blank game is on turn N (the Game "
                         "tab's turn, and turn N's dice commitment)")
+    p.add_argument("--round", type=int, metavar="R",
+                   help="with --turn, in a ruleset whose rounds are resolved in stages (1800): "
+                        "the round the game is in")
+    p.add_argument("--stage", metavar="STAGE",
+                   help="with --turn, in such a ruleset: the stage to be resolved next (1800: "
+                        "draft, turns or war)")
     p.add_argument("--force", action="store_true", help="overwrite the file if it exists")
     p.set_defaults(run=cmd_new)
 

@@ -27,7 +27,7 @@ from sheetmaster.app.commands.posting import discord_option, discord_webhooks, p
 from sheetmaster.app.console import out_console
 from sheetmaster.app.exits import Exit, UsageError
 from sheetmaster.kit import fairness
-from sheetmaster.kit.model import Status
+from sheetmaster.kit.model import WARNING, Status
 
 if TYPE_CHECKING:
     from sheetmaster.app.report import TurnGroups
@@ -125,6 +125,8 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
     print(format_results(shown, CHECK_WORDS if mode is Mode.CHECK else None))
     console = out_console()
     if mode is Mode.CHECK:
+        for warning in (e for e in shown.events if e.kind == WARNING):
+            console.print(f"warning: {warning.text}", style="yellow")
         style = "yellow" if bad else "green"
         console.print(f"{len(shown.results)} orders checked, {bad} would be rejected.",
                       style=style)

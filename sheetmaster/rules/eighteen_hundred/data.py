@@ -49,7 +49,7 @@ class Effect:
 class Spec:
     """How a clause is written and which decks' cards may carry it."""
 
-    #: 'none' (no number), 'whole' (>= 1), 'signed' (any whole number, not 0)
+    #: 'none' (no number), 'whole' (>= 0), 'signed' (any whole number); 0 means nothing
     number: str
     decks: tuple[str, ...]
     #: words allowed after the number ('' = none); None: any improvement type (build)
@@ -136,12 +136,20 @@ def parse_clauses(cell: str, table: dict[str, Spec], deck: str,
     """The clauses of one cell; raises BadValue naming the first clause that is wrong."""
     out = []
     for clause in values.name_list(cell.replace(";", "\n")):
-        out.append(_clause(clause, table, deck, improvements))
+        effect = _clause(clause, table, deck, improvements)
+        if effect is not None:
+            out.append(effect)
     return tuple(out)
 
 
+#: "a clause of 0 in the card vocabulary means nothing rather than an error" (issue 29.9): a
+#: GM copying a card whose printed number is 0 ('food 0') writes it as printed.
+ZERO_RULE = "A clause whose number is 0 does nothing: it is read and left out."
+
+
 def _clause(clause: str, table: dict[str, Spec], deck: str,
-            improvements: tuple[str, ...]) -> Effect:
+            improvements: tuple[str, ...]) -> Effect | None:
+    """One clause read; None for a clause of 0, which means nothing (:data:`ZERO_RULE`)."""
     words = clause.split()
     at = next((i for i, w in enumerate(words) if _NUMBER.match(w)), None)
     head = words if at is None else words[:at]
@@ -167,11 +175,10 @@ def _clause(clause: str, table: dict[str, Spec], deck: str,
         if at is None:
             raise BadValue(f"{values.show(clause)}: '{name}' needs a number, e.g. '{name} 1'")
         amount = int(words[at])
-        if spec.number == "whole" and amount < 1:
-            raise BadValue(f"{values.show(clause)}: '{name}' needs a number of 1 or more")
-        if amount == 0:
-            raise BadValue(f"{values.show(clause)}: a number of 0 does nothing")
-    return Effect(name, amount, _word(clause, name, word, spec, deck, improvements))
+        if spec.number == "whole" and amount < 0:
+            raise BadValue(f"{values.show(clause)}: '{name}' needs a number of 0 or more")
+    word = _word(clause, name, word, spec, deck, improvements)  # checked, even for a 0
+    return None if spec.number != "none" and amount == 0 else Effect(name, amount, word)
 
 
 def _word(clause: str, name: str, word: str, spec: Spec, deck: str,

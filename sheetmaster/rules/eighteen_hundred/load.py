@@ -219,26 +219,47 @@ def _development(card: Card, problems: Problems) -> None:
 
 
 def _needs(text: str) -> dict[str, int] | None:
-    """'production 3; food 1' -> {'production': 3, 'food': 1}; blank -> None (F25)."""
+    """'production 3; food 1' -> {'production': 3, 'food': 1}; blank -> None (F25). A
+    clause of 0 means nothing (data.ZERO_RULE): 'production 0' alone reads as a blank cell."""
     if not text:
         return None
     out: dict[str, int] = {}
     for clause in values.name_list(text.replace(";", "\n")):
         parts = clause.split()
         resource = values.fold(parts[0]) if parts else ""
-        if len(parts) != 2 or resource not in RESOURCES or not parts[1].isdigit() or \
-                int(parts[1]) < 1:
+        if len(parts) != 2 or resource not in RESOURCES or not parts[1].isdigit():
             raise BadValue(f"{values.show(clause)}: write a resource and a number, e.g. "
                            f"'production 3'")
-        out[resource] = out.get(resource, 0) + int(parts[1])
-    return out
+        if int(parts[1]):
+            out[resource] = out.get(resource, 0) + int(parts[1])
+    return out or None
+
+
+#: "any tier-2 military technology" (issue 29.9): a requirement by tier and category
+_TIER = re.compile(r"^(?:any\s+)?(?:a\s+)?tier[\s-]*(?P<tier>[0-9]+)\s+(?P<category>[a-z]+)"
+                   r"(?:\s+technology)?$", re.I)
 
 
 def _requirements(world: EighteenWorld, card: Card, problems: Problems) -> None:
-    for name in card.requires:
-        other = world.cards.get(name)
-        if other is not None and not (other.development and other.variety == TECHNOLOGY):
-            problems.add(CARDS.tab, card.row, "requires", f"{name} is not a technology")
+    """Each requirement a technology by name, or by tier: 'any tier-2 military technology'
+    (a technology of that category of tier 2 or higher in play)."""
+    names: list[str] = []
+    tiers: list[tuple[int, str]] = []
+    for part in card.requires:
+        other = world.cards.get(world.card_names.get(part) or "")
+        by_tier = _TIER.match(part.strip()) if other is None else None
+        if by_tier and values.fold(by_tier["category"]) in TECH_CATEGORIES:
+            tiers.append((int(by_tier["tier"]), values.fold(by_tier["category"])))
+            continue
+        if other is None:
+            problems.add(CARDS.tab, card.row, "requires", f"{values.show(part)} is neither a "
+                         f"card of the Cards tab nor a tier, e.g. 'any tier-2 military "
+                         f"technology' ({values.or_list(TECH_CATEGORIES)})")
+        elif not (other.development and other.variety == TECHNOLOGY):
+            problems.add(CARDS.tab, card.row, "requires", f"{other.name} is not a technology")
+        else:
+            names.append(other.name)
+    card.requires, card.requires_tiers = tuple(names), tuple(tiers)
 
 
 def _pops(world: EighteenWorld, problems: Problems) -> None:

@@ -261,6 +261,10 @@ class Card:
     cost: tuple[Effect, ...] = ()
     #: resource -> tokens an activation needs; None: every slot full (F25)
     needs: dict[str, int] | None = None
+    #: the requirements by tier: (tier, category) of a technology the nation must have in
+    #: play, of that tier or higher ('any tier-2 military technology'); ``requires`` holds
+    #: the ones by name
+    requires_tiers: tuple[tuple[int, str], ...] = ()
 
     @property
     def development(self) -> bool:
@@ -360,8 +364,9 @@ CARDS = Table(
         Column("era", Kind.CHOICE, "technologies: I, II or III", choices=ERAS, noun="an era"),
         Column("tier", Kind.WHOLE, "technologies: a new one must have a higher tier than the "
                "one it replaces (0: a starting technology)"),
-        Column("requires", Kind.REFS, "technologies: the technologies a nation must have in "
-               "play to pick it", ref="Cards"),
+        Column("requires", Kind.NAMES, "technologies: the technologies a nation must have in "
+               "play to pick it, each by name or by tier ('any tier-2 military technology': "
+               "one of that category of tier 2 or higher)"),
         Column("start", Kind.FLAG, "yes: every nation starts with it in play (the three basic "
                "policies, the play mat's technologies)"),
         *(_slots(r) for r in RESOURCES),
@@ -423,7 +428,8 @@ HANDS = Table(
         Column("pile", Kind.CHOICE, "admin, military or ambition", choices=PILES,
                noun="a pile", required=True, owned=True),
         Column("slot", Kind.TEXT, "the card's place in the hand (A3: the third admin card "
-               "dealt in the game)", owned=True),
+               "dealt in the game; blank beside a card typed in plain: the next run names "
+               "it)", owned=True),
         Column("card", Kind.TEXT, "the card, sealed with the game's dice secret: only its "
                "holder's report names it (a name typed here is sealed by the next resolve)",
                owned=True),

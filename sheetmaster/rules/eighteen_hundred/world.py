@@ -194,10 +194,7 @@ class EighteenWorld(World):
 
     def deal(self, nation: str, pile: str, card: str) -> Held:
         """A card into ``nation``'s hand, in the next slot of its pile."""
-        letter = {"admin": "A", "military": "M"}.get(pile, "N")  # N: national ambition
-        taken = [int(h.slot[1:]) for h in self.hands if h.pile == pile and
-                 h.slot[1:].isdigit()]
-        held = Held(nation, pile, f"{letter}{max(taken, default=0) + 1}", card, "", "")
+        held = Held(nation, pile, hands.next_slot(self.hands, pile), card, "", "")
         self.hands.append(held)
         return held
 

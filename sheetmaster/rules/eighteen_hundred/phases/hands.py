@@ -13,9 +13,11 @@ write each nation's own report (its notes). Without the secret (a player's copy)
 at once and says so (:func:`secret_needed`). This works the same on both stores and needs no
 second sheet or file.
 
-A card name the GM types in plain (say, dealing by hand in a custom start) is accepted and
-sealed by the next resolve. A card that leaves a hand keeps its row, with its status and its
-name in 'revealed': playing or discarding a card shows it to everyone.
+A card name the GM types in plain (say, dealing by hand in a custom start, or entering a game
+already under way) is accepted and sealed by the next resolve (a check writes the Orders tab
+alone, so it seals nothing); with its slot blank, it gets its pile's next slot. A card that
+leaves a hand keeps its row, with its status and its name in 'revealed': playing or
+discarding a card shows it to everyone.
 """
 
 from __future__ import annotations
@@ -69,12 +71,31 @@ def secret_needed() -> SecretNeeded:
         f"Google Sheet), show each nation its own hand in its report")
 
 
+#: each pile's slot letter (N: national ambition)
+SLOT_LETTERS = {ADMIN_PILE: "A", MILITARY_PILE: "M", AMBITION_PILE: "N"}
+
+
+def next_slot(rows: list[Held], pile: str) -> str:
+    """The pile's next slot: A3 is the third admin card dealt in the game (all nations')."""
+    taken = [int(h.slot[1:]) for h in rows if h.pile == pile and h.slot[1:].isdigit()]
+    return f"{SLOT_LETTERS.get(pile, 'N')}{max(taken, default=0) + 1}"
+
+
 def open_hands(world: Holders, rows: list[Held], problems: Problems) -> None:
-    """Each row's card, opened (or read in plain), checked against the catalogue."""
+    """Each row's card, opened (or read in plain), checked against the catalogue. A card the
+    GM typed in plain with a blank slot gets the pile's next slot (the next resolve seals it
+    bound to that slot); a sealed card's slot is part of its seal and must be there."""
+    unnamed = [h for h in rows if not h.slot and h.card and not is_sealed(h.card)]
+    for held in unnamed:
+        held.slot = next_slot(rows, held.pile)
     for held in rows:
         cell = held.card
         if not cell:
             problems.add(HANDS.tab, held.row, "card", "is blank; every card in hand has one")
+            continue
+        if not held.slot:
+            problems.add(HANDS.tab, held.row, "slot", "is blank, and the card sealed here is "
+                         "bound to its slot: put the slot back (e.g. A1)")
             continue
         try:
             name = unseal(world.key, cell, held.binding) if is_sealed(cell) else cell
@@ -89,9 +110,6 @@ def open_hands(world: Holders, rows: list[Held], problems: Problems) -> None:
                          f"Cards tab")
             continue
         held.card = card
-        if not held.slot:
-            problems.add(HANDS.tab, held.row, "slot", "is blank (e.g. A1: sheetmaster names "
-                         "the slots it deals)")
 
 
 def _a(deck: str) -> str:
@@ -127,4 +145,5 @@ def notes(world: Holders) -> dict[str, list[str]]:
     return out
 
 
-__all__ = ["PILE_DECK", "hand_text", "notes", "open_hands", "sealed_cells", "secret_needed"]
+__all__ = ["PILE_DECK", "SLOT_LETTERS", "hand_text", "next_slot", "notes", "open_hands",
+           "sealed_cells", "secret_needed"]

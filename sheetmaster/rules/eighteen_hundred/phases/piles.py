@@ -77,7 +77,11 @@ def tech_problem(world: EighteenWorld, nation: str, card: Card) -> str:
     """Why ``nation`` may not adopt the technology ('' if it may): "players may only choose
     technologies for which they meet the requirements" and each new one is "definitionally
     better" than the one it replaces (F33: a higher tier)."""
-    missing = [r for r in card.requires if not any(c.card == r for c in world.in_play(nation))]
+    in_play = world.in_play(nation)
+    missing = [r for r in card.requires if not any(c.card == r for c in in_play)]
+    missing += [f"a {category} technology of tier {tier} or higher"
+                for tier, category in card.requires_tiers
+                if not any(_of_tier(world.cards[c.card], tier, category) for c in in_play)]
     if missing:
         return f"{card.name} requires {', '.join(missing)} in play"
     current = world.in_play_of(nation, card.category, TECHNOLOGY)
@@ -85,6 +89,12 @@ def tech_problem(world: EighteenWorld, nation: str, card: Card) -> str:
         return (f"{card.name} (tier {card.tier}) is no better than your {card.category} "
                 f"technology {current.card} (tier {world.cards[current.card].tier})")
     return ""
+
+
+def _of_tier(card: Card, tier: int, category: str) -> bool:
+    """A technology of ``category`` of ``tier`` or higher: a nation's technology of a category
+    only gets better (F33), so one that moved past the tier still meets the requirement."""
+    return card.variety == TECHNOLOGY and card.category == category and card.tier >= tier
 
 
 def play_card(world: EighteenWorld, nation: str, card: Card) -> str:

@@ -4,7 +4,7 @@ left, each up to its war actions; battles begun by moves are fought after the la
 
 from __future__ import annotations
 
-from sheetmaster.kit import Order, Status, round_robin
+from sheetmaster.kit import WARNING, Order, Status, round_robin
 
 from .. import reasons as r
 from ..data import GLOBAL_EVENT
@@ -66,11 +66,24 @@ def fight_the_war(ctx: Ctx) -> None:
             ctx.resolve(o, Status.REJECTED, r.NOT_AT_WAR.say())
     ctx.emit("", "war", f"the war of round {world.round}: " + (", ".join(
         f"{n} ({actions[n]} actions)" for n in order) or "nobody fights"))
+    warn_the_unarmed(ctx, actions)
     for o in round_robin(posted, order, actions):
         _act(ctx, o.player, o, foes[o.player])
     for o in posted:
         if ctx.resolved(o) is None:
             ctx.resolve(o, Status.REJECTED, r.BEYOND.say(actions=actions[o.player]))
+
+
+def warn_the_unarmed(ctx: Ctx, actions: dict[str, int]) -> None:
+    """A nation at war whose cards and global event give it no war actions can do nothing in
+    the war: ``check`` says so (a public warning, from public cards alone), not only by
+    refusing its war orders (issue 29.9)."""
+    for nation, count in actions.items():
+        if count < 1:
+            ctx.emit(nation, WARNING, f"{nation} is at war in round {ctx.world.round} but has "
+                     f"no war actions (its communication technology and the global event give "
+                     f"it none): it can take no action in this war, and its war orders are "
+                     f"refused")
 
 
 def _act(ctx: Ctx, nation: str, order: Order, foes: set[str]) -> None:

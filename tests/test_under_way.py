@@ -118,3 +118,7 @@ def test_one_table_types_several_rows_with_the_same_first_cell(tmp_path, monkeyp
     walkthrough.type_rows(book, later)
     assert walkthrough.tab_rows(book, "Players", ["player", "gold"], 0) == \
         [["Avalon", "5"], ["Avalon", "3"]]
+
+
+def test_every_ruleset_has_the_section():
+    assert [r for r in RULESETS if not written(r)] == []

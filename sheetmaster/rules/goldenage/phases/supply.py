@@ -16,7 +16,7 @@ from ..settings import LAND_SUPPLY_LIMIT
 from ..tables import Unit
 from ..world import GoldenWorld
 from .common import turn_state
-from .economy import movement_actions, supply_network
+from .economy import Supply, movement_actions
 from .naval_orders import closed
 from .processes import ABANDONED
 
@@ -28,6 +28,7 @@ def update_supply(ctx: Context) -> None:
     world: GoldenWorld = ctx.world
     _coastal_supplies(ctx)
     _recover_and_remove_abandoned(ctx)
+    supply = Supply(world)
     networks: dict[str, set[str]] = {}
     ranges: dict[str, dict[str, int]] = {}
     for unit in list(world.units.values()):
@@ -41,7 +42,7 @@ def update_supply(ctx: Context) -> None:
             _penalty(ctx, unit, "aboard ship at the end of the season")
         else:
             if unit.nation not in networks:
-                networks[unit.nation] = supply_network(world, unit.nation)
+                networks[unit.nation] = supply.network(unit.nation)
             _land_supply(ctx, unit, networks[unit.nation])
 
 

@@ -340,6 +340,33 @@ def test_a_timer_of_no_turns_waits_on_its_payments_and_says_no_due_turn():
     assert timers.due() == [paying] and waiting not in timers.due()
 
 
+def test_the_timers_about_a_province_are_those_find_gives_even_as_timers_start_and_end():
+    """``about`` (issue 26.1) narrows ``find`` to a data key's value, in the same order, and
+    sees the timers started and ended after it was first asked."""
+    from sheetmaster.kit.timers import CANCELLED, Timers
+
+    timers = Timers(3, [])
+
+    def by_find(kind: str, where: str, status: str | None = "running") -> list:
+        return [t for t in timers.find(kind=kind, status=status)
+                if t.details.get("province") == where]
+
+    fort = timers.start("construction", "Stark", "Fort in A", 2, data={"province": "A"})
+    timers.start("construction", "Stark", "Port in B", 2, data={"province": "B"})
+    timers.start("production", "Stark", "Infantry in A", 1, data={"province": "A"})
+    timers.start("construction", "Stark", "somewhere", 1)
+    assert timers.about("construction", "province", "A") == by_find("construction", "A") \
+        == [fort]
+    mill = timers.start("construction", "Lannister", "Mill in A", 3, data={"province": "A"})
+    timers.cancel(fort, "occupied")
+    assert fort.status == CANCELLED
+    assert timers.about("construction", "province", "A") == by_find("construction", "A") \
+        == [mill]
+    assert timers.about("construction", "province", "A", status=None) == \
+        by_find("construction", "A", None) == [fort, mill]
+    assert timers.about("construction", "province", "C") == []
+
+
 @pytest.mark.parametrize("uses", [("timers",), ("decisions",), ("decks",)])
 def test_a_lasting_tab_missing_a_column_is_refused_naming_it(uses):
     """Was: an AssertionError from loading its rows, instead of the tab and column."""

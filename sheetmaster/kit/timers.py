@@ -123,6 +123,10 @@ class Timers:
     _counted: set[str] = field(default_factory=set, repr=False)
     #: the highest timer number given so far (found once, then counted on: issue 26.1)
     _last_id: int | None = field(default=None, repr=False)
+    #: (kind, key) -> value -> the timers of that kind whose data says ``key: value``, and
+    #: how many rows it has read: :meth:`about` (a timer's kind and data are set at its start)
+    _about: dict[tuple[str, str], tuple[dict[str, list[Timer]], int]] = field(
+        default_factory=dict, repr=False)
 
     def count_down(self) -> None:
         """The start of a turn: every running timer started before it is one turn nearer."""
@@ -154,6 +158,20 @@ class Timers:
              status: str | None = RUNNING) -> list[Timer]:
         return [t for t in self.rows if (kind is None or t.kind == kind)
                 and (owner is None or t.owner == owner) and (status is None or t.status == status)]
+
+    def about(self, kind: str, key: str, value: str, *,
+              status: str | None = RUNNING) -> list[Timer]:
+        """``find(kind=kind, status=status)`` narrowed to the timers whose data says
+        ``key: value`` (e.g. a province's constructions), in the same order, without reading
+        every timer's data each time: a turn that starts a process for each of thousands of
+        orders stays linear (issue 26.1)."""
+        index, read = self._about.get((kind, key), ({}, 0))
+        for timer in self.rows[read:]:
+            found = timer.details.get(key) if timer.kind == kind else None
+            if found is not None:
+                index.setdefault(found, []).append(timer)
+        self._about[kind, key] = index, len(self.rows)
+        return [t for t in index.get(value, ()) if status is None or t.status == status]
 
     def due(self, kind: str | None = None) -> list[Timer]:
         """Running timers whose time has come, oldest first (never an open-ended one)."""

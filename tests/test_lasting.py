@@ -341,8 +341,8 @@ def test_a_timer_of_no_turns_waits_on_its_payments_and_says_no_due_turn():
 
 
 def test_the_timers_about_a_province_are_those_find_gives_even_as_timers_start_and_end():
-    """``about`` (issue 26.1) narrows ``find`` to a data key's value, in the same order, and
-    sees the timers started and ended after it was first asked."""
+    """``about`` (issue 26.1) narrows ``find`` to a subject or a data key's value, in the
+    same order, and sees the timers started and ended after it was first asked."""
     from sheetmaster.kit.timers import CANCELLED, Timers
 
     timers = Timers(3, [])
@@ -355,16 +355,19 @@ def test_the_timers_about_a_province_are_those_find_gives_even_as_timers_start_a
     timers.start("construction", "Stark", "Port in B", 2, data={"province": "B"})
     timers.start("production", "Stark", "Infantry in A", 1, data={"province": "A"})
     timers.start("construction", "Stark", "somewhere", 1)
-    assert timers.about("construction", "province", "A") == by_find("construction", "A") \
+    assert timers.about("construction", "A", key="province") == by_find("construction", "A") \
         == [fort]
     mill = timers.start("construction", "Lannister", "Mill in A", 3, data={"province": "A"})
     timers.cancel(fort, "occupied")
     assert fort.status == CANCELLED
-    assert timers.about("construction", "province", "A") == by_find("construction", "A") \
+    assert timers.about("construction", "A", key="province") == by_find("construction", "A") \
         == [mill]
-    assert timers.about("construction", "province", "A", status=None) == \
+    assert timers.about("construction", "A", key="province", status=None) == \
         by_find("construction", "A", None) == [fort, mill]
-    assert timers.about("construction", "province", "C") == []
+    assert timers.about("construction", "C", key="province") == []
+    assert timers.about("construction", "Fort in A", status=None) == [fort]  # by subject
+    assert timers.about("construction", "somewhere") == [t for t in timers.find(
+        kind="construction") if t.subject == "somewhere"]
 
 
 @pytest.mark.parametrize("uses", [("timers",), ("decisions",), ("decks",)])

@@ -123,8 +123,8 @@ class Timers:
     _counted: set[str] = field(default_factory=set, repr=False)
     #: the highest timer number given so far (found once, then counted on: issue 26.1)
     _last_id: int | None = field(default=None, repr=False)
-    #: (kind, key) -> value -> the timers of that kind whose data says ``key: value``, and
-    #: how many rows it has read: :meth:`about` (a timer's kind and data are set at its start)
+    #: (kind, key) -> value -> the timers of that kind about it, and how many rows it has
+    #: read: :meth:`about` (a timer's kind, subject and data are set at its start)
     _about: dict[tuple[str, str], tuple[dict[str, list[Timer]], int]] = field(
         default_factory=dict, repr=False)
 
@@ -159,15 +159,18 @@ class Timers:
         return [t for t in self.rows if (kind is None or t.kind == kind)
                 and (owner is None or t.owner == owner) and (status is None or t.status == status)]
 
-    def about(self, kind: str, key: str, value: str, *,
+    def about(self, kind: str, value: str, *, key: str = "",
               status: str | None = RUNNING) -> list[Timer]:
-        """``find(kind=kind, status=status)`` narrowed to the timers whose data says
-        ``key: value`` (e.g. a province's constructions), in the same order, without reading
-        every timer's data each time: a turn that starts a process for each of thousands of
-        orders stays linear (issue 26.1)."""
+        """``find(kind=kind, status=status)`` narrowed to the timers about ``value``: whose
+        subject it is (``key`` blank), or whose data says ``key: value`` (e.g. a province's
+        constructions), in the same order, without reading every timer each time: a turn
+        that starts a process for each of thousands of orders stays linear (issue 26.1).
+        It reads a timer's subject and data once: for a kind whose subject or data change
+        after it starts (decades' uprisings gather provinces), use :meth:`find`."""
         index, read = self._about.get((kind, key), ({}, 0))
         for timer in self.rows[read:]:
-            found = timer.details.get(key) if timer.kind == kind else None
+            found = None if timer.kind != kind else \
+                timer.details.get(key) if key else timer.subject
             if found is not None:
                 index.setdefault(found, []).append(timer)
         self._about[kind, key] = index, len(self.rows)

@@ -68,7 +68,7 @@ def economic_orders(ctx: Context, orders: list[Order]) -> None:
 
 
 def _pending(ctx: Context, kind: str, province: str, what: str = "") -> list:
-    return [t for t in ctx.timers.about(kind, "province", province)
+    return [t for t in ctx.timers.about(kind, province, key="province")
             if not what or t.details.get("what") == what]
 
 

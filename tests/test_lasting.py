@@ -370,6 +370,25 @@ def test_the_timers_about_a_province_are_those_find_gives_even_as_timers_start_a
         kind="construction") if t.subject == "somewhere"]
 
 
+def test_the_timers_among_several_kinds_come_once_each_in_the_order_find_gives():
+    """``among`` merges ``about`` over kinds and keys: a timer matching twice comes once, and
+    the order is the rows', as a scan of ``find`` would give them."""
+    from sheetmaster.kit.timers import Timers
+
+    timers = Timers(3, [])
+    rail = timers.start("railroad", "Stark", "A - B", 2, data={"province": "B", "to": "A"})
+    fort = timers.start("construction", "Stark", "Fort in A", 2, data={"province": "A"})
+    timers.start("construction", "Stark", "Fort in C", 2, data={"province": "C"})
+    both = timers.start("railroad", "Stark", "A - A", 2, data={"province": "A", "to": "A"})
+    late = timers.start("production", "Stark", "Infantry in A", 1, data={"province": "A"})
+    kinds = ("production", "construction", "railroad")
+    scan = [t for t in timers.find() if t.kind in kinds and "A" in (
+        t.details.get("province"), t.details.get("to"))]
+    assert timers.among(kinds, "A", keys=("province", "to")) == scan == \
+        [rail, fort, both, late]
+    assert timers.among(("railroad",), "A - B") == [rail]  # by subject
+
+
 @pytest.mark.parametrize("uses", [("timers",), ("decisions",), ("decks",)])
 def test_a_lasting_tab_missing_a_column_is_refused_naming_it(uses):
     """Was: an AssertionError from loading its rows, instead of the tab and column."""

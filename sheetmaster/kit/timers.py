@@ -15,7 +15,7 @@ the count at once), and one resumed during the turn counts from the next.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -127,6 +127,8 @@ class Timers:
     #: read: :meth:`about` (a timer's kind, subject and data are set at its start)
     _about: dict[tuple[str, str], tuple[dict[str, list[Timer]], int]] = field(
         default_factory=dict, repr=False)
+    #: id(timer) -> its place in ``rows`` (rows are only ever added at the end)
+    _place: dict[int, int] = field(default_factory=dict, repr=False)
 
     def count_down(self) -> None:
         """The start of a turn: every running timer started before it is one turn nearer."""
@@ -168,13 +170,22 @@ class Timers:
         It reads a timer's subject and data once: for a kind whose subject or data change
         after it starts (decades' uprisings gather provinces), use :meth:`find`."""
         index, read = self._about.get((kind, key), ({}, 0))
-        for timer in self.rows[read:]:
+        for place, timer in enumerate(self.rows[read:], read):
             found = None if timer.kind != kind else \
                 timer.details.get(key) if key else timer.subject
             if found is not None:
                 index.setdefault(found, []).append(timer)
+                self._place[id(timer)] = place
         self._about[kind, key] = index, len(self.rows)
         return [t for t in index.get(value, ()) if status is None or t.status == status]
+
+    def among(self, kinds: Iterable[str], value: str, *, keys: Iterable[str] = ("",),
+              status: str | None = RUNNING) -> list[Timer]:
+        """:meth:`about` for several kinds and keys at once: each timer once, in the rows'
+        order (as ``find`` and a test of each timer would give them)."""
+        found = {id(t): t for kind in kinds for key in keys
+                 for t in self.about(kind, value, key=key, status=status)}
+        return sorted(found.values(), key=lambda t: self._place[id(t)])
 
     def due(self, kind: str | None = None) -> list[Timer]:
         """Running timers whose time has come, oldest first (never an open-ended one)."""

@@ -387,6 +387,11 @@ def test_the_timers_among_several_kinds_come_once_each_in_the_order_find_gives()
     assert timers.among(kinds, "A", keys=("province", "to")) == scan == \
         [rail, fort, both, late]
     assert timers.among(("railroad",), "A - B") == [rail]  # by subject
+    timers.start("railroad", "Lannister", "C - D", 2, data={"province": "C", "to": "D"})
+    timers.cancel(both, "occupied")
+    assert timers.owned("railroad", "Stark") == timers.find(kind="railroad", owner="Stark") \
+        == [rail]
+    assert timers.owned("railroad", "Stark", status=None) == [rail, both]
 
 
 @pytest.mark.parametrize("uses", [("timers",), ("decisions",), ("decks",)])

@@ -169,10 +169,20 @@ class Timers:
         that starts a process for each of thousands of orders stays linear (issue 26.1).
         It reads a timer's subject and data once: for a kind whose subject or data change
         after it starts (decades' uprisings gather provinces), use :meth:`find`."""
+        return self._indexed(kind, key or ".subject", value, status)
+
+    def owned(self, kind: str, owner: str, *, status: str | None = RUNNING) -> list[Timer]:
+        """``find(kind=kind, owner=owner, status=status)`` from an index (see :meth:`about`;
+        a timer's owner is set at its start)."""
+        return self._indexed(kind, ".owner", owner, status)
+
+    def _indexed(self, kind: str, key: str, value: str, status: str | None) -> list[Timer]:
+        """The timers of ``kind`` whose ``key`` (a data key, or .subject or .owner) is
+        ``value``: an index read on from the first row it has not read yet."""
         index, read = self._about.get((kind, key), ({}, 0))
         for place, timer in enumerate(self.rows[read:], read):
-            found = None if timer.kind != kind else \
-                timer.details.get(key) if key else timer.subject
+            found = None if timer.kind != kind else timer.subject if key == ".subject" else \
+                timer.owner if key == ".owner" else timer.details.get(key)
             if found is not None:
                 index.setdefault(found, []).append(timer)
                 self._place[id(timer)] = place

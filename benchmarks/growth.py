@@ -6,6 +6,7 @@ Usage::
     python benchmarks/growth.py                                  # all five, 2e3 and 2e4
     python benchmarks/growth.py --sizes 2e3,2e4,2e5 --runs 3 --out growth.json
     python benchmarks/growth.py --rulesets goldenage,clans --sizes 2e3,2e4
+    python benchmarks/growth.py --rulesets eighteen_hundred --games /tmp/games   # keep 1800's
 
 Each ruleset's game comes from its own benchmark's generator, sized in provinces (claims:
 territories, a hundred a player; clans: 40 clans a 2,000 provinces; decades: the example
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import pickle
 import statistics
 import subprocess
 import sys
@@ -149,11 +151,26 @@ def _game(ruleset: str, size: int) -> tuple[Any, Any, dict[str, Any]]:
         bench = importlib.import_module("benchmarks.decades_season")
         game, secret = bench.generate_game(size), f"{bench.DICE_SECRET} {bench.SEED}"
     else:
-        bench = importlib.import_module("benchmarks.eighteen_hundred_round")
-        game = bench.generate_game(size)
+        game = _eighteen_hundred(size)
         secret = game["secret"]
     state = build_state(rules, game["tables"], game["orders"], settings=game["settings"])
     return rules, state, {"secret": secret}
+
+
+#: a folder of generated 1800 games (--games): generating one resolves its setup turn and
+#: its draft, so a version of sheetmaster with a slow setup is timed on the same turn
+GAMES: Path | None = None
+
+
+def _eighteen_hundred(size: int) -> dict[str, Any]:
+    bench = importlib.import_module("benchmarks.eighteen_hundred_round")
+    kept = GAMES / f"eighteen_hundred-{size}-{bench.SEED}.pickle" if GAMES else None
+    if kept is not None and kept.exists():
+        return pickle.loads(kept.read_bytes())
+    game = bench.generate_game(size)
+    if kept is not None:
+        kept.write_bytes(pickle.dumps(game))
+    return game
 
 
 def table_worker(ruleset: str, size: int) -> dict[str, Any]:
@@ -187,8 +204,12 @@ def table_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sizes", type=parse_sizes, default=[2_000, 20_000])
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--games", type=Path, default=None,
+                        help="a folder keeping the generated 1800 games between runs")
     parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    global GAMES
+    GAMES = args.games
     if args.worker:
         print(json.dumps(table_worker(args.worker[0], int(args.worker[1]))))
         return 0
@@ -197,8 +218,9 @@ def table_main(argv: Sequence[str] | None = None) -> int:
         for size in args.sizes:
             runs = []
             for _ in range(args.runs):
-                done = subprocess.run([sys.executable, __file__, "--worker", ruleset, str(size)],
-                                      capture_output=True, text=True, check=True)
+                games = ["--games", str(args.games)] if args.games else []
+                done = subprocess.run([sys.executable, __file__, "--worker", ruleset, str(size),
+                                       *games], capture_output=True, text=True, check=True)
                 runs.append(json.loads(done.stdout))
             row = dict(runs[0], runs=len(runs),
                        resolve_runs=[r["resolve_s"] for r in runs],

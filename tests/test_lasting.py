@@ -394,6 +394,18 @@ def test_the_timers_among_several_kinds_come_once_each_in_the_order_find_gives()
     assert timers.owned("railroad", "Stark", status=None) == [rail, both]
 
 
+def test_new_decisions_count_on_from_the_highest_number_in_the_tab():
+    """A decision's id is one more than the highest in the tab (read once a turn, then
+    counted on: issue 26.1), past ids that are not numbered."""
+    from sheetmaster.kit.decisions import Decision, Decisions
+
+    old = [Decision(i, "k", "GM", "?", ("a", "b"), "a", 3, "", "done", "", False)
+            for i in ("D7", "D2", "Dx")]
+    decisions = Decisions(3, old)
+    made = [decisions.owe("GM", "k", "?", ["a", "b"], "a") for _ in range(3)]
+    assert [d.id for d in made] == ["D8", "D9", "D10"] and decisions.rows[-1] is made[-1]
+
+
 @pytest.mark.parametrize("uses", [("timers",), ("decisions",), ("decks",)])
 def test_a_lasting_tab_missing_a_column_is_refused_naming_it(uses):
     """Was: an AssertionError from loading its rows, instead of the tab and column."""

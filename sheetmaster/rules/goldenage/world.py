@@ -66,6 +66,7 @@ class GoldenWorld(World):
     #: (item, level, column) -> the Settings tab's number, read once a turn.
     settings_cache: dict[tuple[str, int, str], Any] = field(default_factory=dict)
     _unit_names: Names | None = None
+    _sides: Names | None = None
     _names: dict[str, Names] | None = None
     _keys: set[str] = field(default_factory=set)
     _buildings_at: dict[str, list[Building]] = field(default_factory=dict)
@@ -74,13 +75,24 @@ class GoldenWorld(World):
     # -- lookups for reading orders -------------------------------------------------------
     def names(self) -> dict[str, Names]:
         """Name lookups by category; units' are made again after units come and go."""
+        if self._unit_names is None:
+            self._unit_names = Names(self.units)
+        return {**self.map_names(), "unit": self._unit_names,
+                "agreement": Names(self.agreements)}
+
+    def map_names(self) -> dict[str, Names]:
+        """The lookups of what no turn adds to or takes from: nations, provinces, sea zones,
+        canals (made once, not once an order asks: issue 26.1)."""
         if self._names is None:
             self._names = {"player": Names(self.nations), "province": Names(self.provinces),
                            "sea zone": Names(self.seas), "canal": Names(self.canals)}
-        if self._unit_names is None:
-            self._unit_names = Names(self.units)
-        return {**self._names, "unit": self._unit_names,
-                "agreement": Names(self.agreements)}
+        return self._names
+
+    def side_names(self) -> Names:
+        """The sides a force may fight: every nation, and the Rebels (made once)."""
+        if self._sides is None:
+            self._sides = Names((*self.nations, data.REBELS))
+        return self._sides
 
     def emails(self) -> dict[str, str]:
         return {n.name: n.email for n in self.nations.values() if n.email}

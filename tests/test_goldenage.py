@@ -351,3 +351,22 @@ def test_every_nations_supply_network_is_the_walk_of_its_own_zone_by_zone(seed):
     assert not networks[nations[0]]  # its capital occupied
     assert len(set(supply.stretch.values())) > 1  # the blockades cut the open sea apart
     assert any(networks[n] != _walk(world, n, sea=False) for n in nations)  # ports link
+
+
+def test_a_new_units_id_and_a_deals_name_are_checked_against_every_name_ever_given():
+    """new_unit_id and deal_taken (issue 26.1: searched on from where they stopped, and
+    kept as names are added) find what a search of every name finds."""
+    from sheetmaster.rules.goldenage.tables import Agreement, Unit
+    from sheetmaster.rules.goldenage.world import GoldenWorld
+
+    world = GoldenWorld(turn=3)
+    for name in ("Rebels Infantry 1", "rebels infantry 2", "Rebels Infantry 4"):
+        world._keys.add(name.casefold())
+    first = world.new_unit_id("", "Infantry")
+    assert first == "Rebels Infantry 3" and world.new_unit_id("", "Infantry") == first
+    world.add_unit(Unit(first, "", "Infantry", 1, "P1", (), 0, "", "", ""))
+    assert world.new_unit_id("", "Infantry") == "Rebels Infantry 5"
+    assert world.new_unit_id("France", "Infantry") == "France Infantry 1"
+    assert not world.deal_taken("T-1")
+    world.add_agreement(Agreement("T-1", "trade", "France", "Spain", 5, 4, 4, 0, "open", ""))
+    assert world.deal_taken("t-1") and world.agreements["T-1"].payee == "Spain"

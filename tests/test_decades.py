@@ -237,3 +237,29 @@ def _type_in(server: FakeSheetsServer, sid: str, tabs: dict[str, list[list]]) ->
         assert set(header) <= set(columns), (tab, set(header) - set(columns))
         server.set_values(sid, f"{tab}!A2", [
             [dict(zip(header, row)).get(name, "") for name in columns] for row in rows])
+
+
+def test_two_sided_orders_pair_within_their_province_or_their_two_states_as_among_all():
+    """decades' offers pair within what an offer and its answer share (issue 26.1: not a
+    search of every order of the turn for each offer), and find the same partners."""
+    import dataclasses
+    import random
+
+    from sheetmaster.kit.model import Order
+    from sheetmaster.rules.decades.phases.deals import OFFERS
+
+    rng = random.Random(7)
+    states, provinces = ["A", "B", "C", "D"], ["P1", "P2", "P3"]
+    kinds = ["cede province", "accept province", "ally", "become satellite",
+             "accept satellite"]
+    for _ in range(50):
+        orders = []
+        for row in range(2, 40):
+            kind = rng.choice(kinds)
+            fields = {"province": rng.choice(provinces)} if kind == "accept province" else \
+                {"state": rng.choice(states), **({"province": rng.choice(provinces)}
+                                                 if kind == "cede province" else {})}
+            orders.append(Order(row, row, rng.choice(states), kind, fields))
+        among_all = dataclasses.replace(OFFERS, key=lambda order: None)
+        paired = OFFERS.pair_up(orders)
+        assert paired == among_all.pair_up(orders) and paired

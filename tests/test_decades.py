@@ -263,3 +263,19 @@ def test_two_sided_orders_pair_within_their_province_or_their_two_states_as_amon
         among_all = dataclasses.replace(OFFERS, key=lambda order: None)
         paired = OFFERS.pair_up(orders)
         assert paired == among_all.pair_up(orders) and paired
+
+
+def test_a_new_state_takes_the_first_name_no_state_has_in_any_spelling():
+    """free_state_name (issue 26.1: the names folded once, kept as states are added)."""
+    from dataclasses import replace
+
+    from sheetmaster.engine.builder import build_state
+    from sheetmaster.engine.turn import prepare
+
+    tables, orders, settings = rules.get("decades").example()
+    world = prepare(rules.get("decades"), build_state(rules.get("decades"), tables, orders,
+                                                      settings=settings)).world
+    assert world.free_state_name("Lima") == "Lima"
+    assert world.free_state_name("castile") == "castile (2)"
+    world.add_state(replace(world.states["Poland"], name="Castile (2)"))
+    assert world.free_state_name("CASTILE") == "CASTILE (3)" and "Castile (2)" in world.states

@@ -152,11 +152,14 @@ def _orders(rng: random.Random, realms: dict[str, list[int]], names: list[str],
     by_clan: dict[str, list[dict[str, Any]]] = {}
     index = {n: i for i, n in enumerate(names)}
     clan_names = list(realms)
+    armies_of: dict[str, list[dict[str, Any]]] = {}
+    for army in armies:
+        armies_of.setdefault(army["clan"], []).append(army)
     for clan, realm in realms.items():
         mine: list[dict[str, Any]] = []
         post = mine.append
         post({"order": "raise army", "type": rng.choice(TYPES), "province": names[realm[0]]})
-        for army in [a for a in armies if a["clan"] == clan][:6]:
+        for army in armies_of.get(clan, [])[:6]:
             options = neighbours[index[army["province"]]]
             post({"order": "move army", "army": army["army"],
                   "to": names[rng.choice(options)] if options else army["province"]})
@@ -190,12 +193,14 @@ def _orders(rng: random.Random, realms: dict[str, list[int]], names: list[str],
                              {"order": "fly", "army": "nobody"}]))
         by_clan[clan] = [dict(o, player=clan) for o in mine]
     posted: list[dict[str, Any]] = []
-    queues = {c: list(o) for c, o in by_clan.items()}
-    while queues:
-        clan = rng.choice(sorted(queues))
-        posted.append(queues[clan].pop(0))
-        if not queues[clan]:
-            del queues[clan]
+    names = sorted(c for c, o in by_clan.items() if o)  # sorted once, not once an order
+    heads = dict.fromkeys(names, 0)
+    while names:
+        clan = rng.choice(names)
+        posted.append(by_clan[clan][heads[clan]])
+        heads[clan] += 1
+        if heads[clan] == len(by_clan[clan]):
+            names.remove(clan)
     return posted
 
 

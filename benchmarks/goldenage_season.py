@@ -191,6 +191,7 @@ def _units(rng, realms, names, coast, ports, total, zone_names) -> list[dict]:
         return uid
 
     for nation, realm in realms.items():
+        first = len(rows)  # this nation's rows are the ones added from here
         ships = min(per // 10, 12)
         for s in range(ships):
             port = ports[nation][s % len(ports[nation])] if ports[nation] else None
@@ -203,7 +204,7 @@ def _units(rng, realms, names, coast, ports, total, zone_names) -> list[dict]:
                 if kind == "Warship" and s % 4 == 1:
                     add(nation, "Infantry", at, aboard=ship)
         kinds = ["Infantry"] * 8 + ["Conscript", "Artillery"]
-        for n in range(per - len([r for r in rows if r["nation"] == nation])):
+        for n in range(per - (len(rows) - first)):
             where = names[realm[(n * 7) % len(realm)]]
             add(nation, "General" if n % 37 == 0 else rng.choice(kinds), where)
     return rows
@@ -215,8 +216,10 @@ def _orders(rng, realms, names, near, owner, wars, units, ports, zone_names, rin
     land = [u for u in units if u["type"] in ("Infantry", "Artillery", "General")
             and not u.get("aboard")]
     ships = [u for u in units if u["type"] in ("Warship", "Battleship")]
+    land_of, ships_of = _by_nation(land), _by_nation(ships)
+    place = {id(u): i for i, u in enumerate(land)}
     for nation, realm in realms.items():
-        mine = [u for u in land if u["nation"] == nation]
+        mine = land_of.get(nation, [])
         post = by_nation[nation].append
         front = [u for u in mine if u["type"] == "Infantry" and any(
             owner[n] in wars[nation] for n in near[index[u["at"]]])]
@@ -230,7 +233,8 @@ def _orders(rng, realms, names, near, owner, wars, units, ports, zone_names, rin
             if helper is not None and rng.random() < 0.5:
                 post({"order": "offensive-support", "unit": helper["unit"], "to": names[dest],
                       "of": u["unit"]})
-        enemies = [u for u in land if u["nation"] in wars[nation]]
+        enemies = sorted((u for n in wars[nation] for u in land_of.get(n, ())),
+                         key=lambda u: place[id(u)])
         for u in rng.sample(mine, min(len(mine), 10)):
             if u in front[:8]:
                 continue
@@ -248,7 +252,7 @@ def _orders(rng, realms, names, near, owner, wars, units, ports, zone_names, rin
                 else:
                     post({"order": "defensive-support", "unit": u["unit"],
                           "of": rng.choice(mine)["unit"]})
-        for s in [x for x in ships if x["nation"] == nation][:6]:
+        for s in ships_of.get(nation, [])[:6]:
             zone = s["at"] if s["at"] in zone_names else None
             if zone is None:
                 post({"order": "blockade", "unit": s["unit"]})
@@ -280,13 +284,30 @@ def _orders(rng, realms, names, near, owner, wars, units, ports, zone_names, rin
                              {"order": "invade", "unit": mine[0]["unit"], "to": "Atlantis"},
                              {"order": "loan", "deal": "x", "nation": other, "amount": "ten",
                               "repay": 1, "seasons": 1}]))
-    posted: list[dict] = []
     queues = {n: [dict(o, player=n) for o in orders] for n, orders in by_nation.items()}
-    while queues:
-        nation = rng.choice(sorted(queues))
-        posted.append(queues[nation].pop(0))
-        if not queues[nation]:
-            del queues[nation]
+    return _interleave(rng, queues)
+
+
+def _by_nation(units: list[dict]) -> dict[str, list[dict]]:
+    """The units of each nation, in their order (one pass: a scan a nation is quadratic)."""
+    out: dict[str, list[dict]] = {}
+    for u in units:
+        out.setdefault(u["nation"], []).append(u)
+    return out
+
+
+def _interleave(rng: random.Random, queues: dict[str, list[dict]]) -> list[dict]:
+    """The nations' orders as they come in: a random nation posts its next order, again and
+    again (the names sorted once, not once an order)."""
+    posted: list[dict] = []
+    names = sorted(n for n in queues if queues[n])
+    heads = dict.fromkeys(names, 0)
+    while names:
+        nation = rng.choice(names)
+        posted.append(queues[nation][heads[nation]])
+        heads[nation] += 1
+        if heads[nation] == len(queues[nation]):
+            names.remove(nation)
     return posted
 
 

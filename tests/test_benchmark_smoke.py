@@ -128,3 +128,22 @@ def test_the_flood_benchmark_runs_and_every_channel_gets_its_messages(tmp_path: 
     assert row["channels"] == row["of_channels"] == 6
     # Avalon's rows past the first 500 are summed up in one line: the report stays small
     assert 0 < row["public_mb"] < 0.1
+
+
+@pytest.mark.long  # two benchmark smoke runs
+@pytest.mark.parametrize("script, size", [("decades_season.py", 540),
+                                          ("eighteen_hundred_round.py", 500)])
+def test_the_growth_benchmarks_write_their_rows(tmp_path: Path, script: str, size: int) -> None:
+    """decades' and 1800's scale benchmarks (issue 26.1) resolve a valid generated game in a
+    fresh process and write each size's median as JSON."""
+    out = tmp_path / "rows.json"
+    done = subprocess.run([sys.executable, str(SCRIPT.parent / script), "--sizes",
+                           f"{size},{2 * size}", "--runs", "2", "--out", str(out)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "resolve s" in done.stdout and "x time" in done.stdout
+    rows = json.loads(out.read_text(encoding="utf-8"))["rows"]
+    assert [r["runs"] for r in rows] == [2, 2] and rows[1]["provinces"] > rows[0]["provinces"]
+    for row in rows:
+        assert row["resolve_s"] > 0 and row["orders"] > 0
+        assert row["applied"] >= 0.9 * (row["applied"] + row["blocked"] + row["rejected"])

@@ -90,3 +90,28 @@ def test_the_season_benchmark_runs_quickly(tmp_path):
     assert (row["clans"], row["provinces"]) == (8, 400)
     assert row["orders"] > 0 and row["applied"] > 0 and row["rejected"] > 0
     assert row["resolve_s"] > 0 and row["peak_mib"] > 0 and row["dice"] > 0
+
+
+def test_an_army_named_in_another_case_is_found_as_armies_come_and_go():
+    """find_army's folded names (issue 26.1: kept as armies are raised and destroyed, not
+    rebuilt from every army after each change) find what a fresh fold of the armies finds."""
+    from sheetmaster.kit import values
+    from sheetmaster.rules.clans.tables import Army
+    from sheetmaster.rules.clans.world import ClansWorld
+
+    world = ClansWorld()
+    for name in ("Kai Spearmen 1", "Kai Archers 1", "Mori Cavalry 1"):
+        world.place_army(Army(name, name.split()[0], name.split()[1], "Kozu"))
+
+    def fresh(text: str):
+        return world.armies.get(text) or {values.fold(n): a for n, a in
+                                          world.armies.items()}.get(values.fold(text))
+
+    asked = ("kai spearmen 1", "MORI  cavalry 1", "Kai Archers 1", "kai archers 2", "nobody")
+    assert [world.find_army(t) for t in asked] == [fresh(t) for t in asked]
+    world.remove_army(world.armies["Kai Archers 1"], "destroyed")
+    world.add_army("Kai", "Archers", "Kozu")  # Kai Archers 2: its name is taken once
+    world.place_army(Army("KAI SPEARMEN 1", "Mori", "Spearmen", "Kozu"))  # folds the same
+    assert [world.find_army(t) for t in asked] == [fresh(t) for t in asked]
+    assert world.find_army("kai spearmen 1").clan == "Mori"  # the last listed, as before
+    assert world.find_army("kai archers 1") is None and world.find_army("KAI ARCHERS 2")

@@ -291,3 +291,45 @@ def test_check_and_resolve_say_the_warnings_and_the_log_keeps_them(tmp_path, mon
     assert "'feudal' is not yes" in capsys.readouterr().err
     log = openpyxl.load_workbook("game.xlsx")["Log"]
     assert any("'feudal' is not yes" in str(c.value) for r in log.iter_rows() for c in r)
+
+
+def test_two_sided_orders_pair_within_their_province_or_their_two_states_as_among_all():
+    """decades' offers pair within what an offer and its answer share (issue 26.1: not a
+    search of every order of the turn for each offer), and find the same partners."""
+    import dataclasses
+    import random
+
+    from sheetmaster.kit.model import Order
+    from sheetmaster.rules.decades.phases.deals import OFFERS
+
+    rng = random.Random(7)
+    states, provinces = ["A", "B", "C", "D"], ["P1", "P2", "P3"]
+    kinds = ["cede province", "accept province", "ally", "become satellite",
+             "accept satellite"]
+    for _ in range(50):
+        orders = []
+        for row in range(2, 40):
+            kind = rng.choice(kinds)
+            fields = {"province": rng.choice(provinces)} if kind == "accept province" else \
+                {"state": rng.choice(states), **({"province": rng.choice(provinces)}
+                                                 if kind == "cede province" else {})}
+            orders.append(Order(row, row, rng.choice(states), kind, fields))
+        among_all = dataclasses.replace(OFFERS, key=lambda order: None)
+        paired = OFFERS.pair_up(orders)
+        assert paired == among_all.pair_up(orders) and paired
+
+
+def test_a_new_state_takes_the_first_name_no_state_has_in_any_spelling():
+    """free_state_name (issue 26.1: the names folded once, kept as states are added)."""
+    from dataclasses import replace
+
+    from sheetmaster.engine.builder import build_state
+    from sheetmaster.engine.turn import prepare
+
+    tables, orders, settings = rules.get("decades").example()
+    world = prepare(rules.get("decades"), build_state(rules.get("decades"), tables, orders,
+                                                      settings=settings)).world
+    assert world.free_state_name("Lima") == "Lima"
+    assert world.free_state_name("castile") == "castile (2)"
+    world.add_state(replace(world.states["Poland"], name="Castile (2)"))
+    assert world.free_state_name("CASTILE") == "CASTILE (3)" and "Castile (2)" in world.states

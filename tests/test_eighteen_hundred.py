@@ -523,3 +523,27 @@ def test_init_lays_out_a_sheet_and_the_setup_runs_with_form_intake(server, monke
     # sent by its own player: read, then judged (the catalogue has no development card, so
     # round 1's draft, with nothing to pick, was resolved with the setup: this is the turns)
     assert "'pick' orders are not taken now: this is round 1's turns stage" in reasons[1]
+
+
+def test_a_provinces_pops_come_from_its_own_rows_as_rows_are_added():
+    """pops_in and free_factories read the province's own Pops rows (issue 26.1: not a scan
+    of the whole tab for each province), in the tab's order, rows added later included."""
+    from sheetmaster.rules.eighteen_hundred.tables import Pops
+    from sheetmaster.rules.eighteen_hundred.world import EighteenWorld
+
+    world = EighteenWorld()
+    world.pops = [Pops("Paris", "France", 2, 1, 0), Pops("Lyon", "France", 1, 0, 0),
+                  Pops("Paris", "Prussia", 0, 0, 0), Pops("Paris", "Austria", 1, 1, 0)]
+    world.index_pops()
+    world.pops_row("Paris", "Spain").pops = 3  # before the province index is built
+
+    def scan(province: str) -> list:
+        return [p for p in world.pops if p.province == province and p.pops]
+
+    assert world.pops_in("Paris") == scan("Paris") and \
+        [p.nation for p in world.pops_in("Paris")] == ["France", "Austria", "Spain"]
+    world.pops_row("Paris", "Prussia").pops = 1  # an empty row filled
+    world.pops_row("Lyon", "Austria").pops = 2  # a new row, after the index is built
+    assert world.pops_in("Paris") == scan("Paris") and world.pops_in("Lyon") == scan("Lyon")
+    assert [p.nation for p in world.pops_in("Lyon")] == ["France", "Austria"]
+    assert world.pops_in("Berlin") == []

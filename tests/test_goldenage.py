@@ -275,3 +275,99 @@ def test_an_offer_is_answered_once_and_a_name_offered_twice_is_refused():
         ("applied", result.results[0].reason),
         ("rejected", "no loan or trade agreement named 'l1' was offered to you this turn"),
         ("rejected", "an agreement named 'L1' exists already")]
+
+
+def _walk(world, nation: str, sea: bool = True) -> set[str]:
+    """The supply network as the rule reads, zone by zone for one nation: the plain walk
+    that :class:`~sheetmaster.rules.goldenage.phases.economy.Supply` must agree with
+    (``sea`` False: over land and rail only)."""
+    from sheetmaster.kit import LAND, RAIL, SEA
+    from sheetmaster.rules.goldenage import data
+    from sheetmaster.rules.goldenage.phases.economy import _open_to
+
+    def held(name: str) -> bool:
+        p = world.provinces.get(name)
+        return p is not None and p.owner == nation and not p.occupied_by
+
+    owner = world.nations.get(nation)
+    if owner is None or not held(owner.capital):
+        return set()
+    ports, by_zone = {}, {}
+    for b in world.buildings:
+        if b.type == data.PORT and not b.blockaded and held(b.province):
+            ports[b.province] = b.sea_zone
+            by_zone.setdefault(b.sea_zone, []).append(b.province)
+    seen, queue, network = {owner.capital}, [owner.capital], set()
+    while queue:
+        node = queue.pop()
+        if node in world.provinces:
+            network.add(node)
+            nxt = [n for n in world.graph.neighbours(node, [LAND, RAIL]) if held(n)]
+            if sea and node in ports and _open_to(world, ports[node], nation):
+                nxt.append(ports[node])
+        else:
+            nxt = [z for z in world.graph.neighbours(node, [SEA]) if _open_to(world, z, nation)]
+            nxt += by_zone.get(node, ())
+        for n in nxt:
+            if n not in seen:
+                seen.add(n)
+                queue.append(n)
+    return network
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_nations_supply_network_is_the_walk_of_its_own_zone_by_zone(seed):
+    """One reading of the map for every nation (issue 26.1) finds what a walk of each nation
+    alone finds, with blockades cutting the sea (by rebels: closed to all; by a nation: open
+    to those at peace with it), ports blockaded or cut off by land, occupied provinces and a
+    capital lost."""
+    import random
+
+    from sheetmaster.engine.turn import prepare
+    from sheetmaster.rules.goldenage import data
+    from sheetmaster.rules.goldenage.phases.economy import Supply
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    bench = __import__("benchmarks.goldenage_season", fromlist=["generate_game"])
+    game = bench.generate_game(8, 1000, 1600, seed=seed)
+    ruleset = rules.get("goldenage")
+    world = prepare(ruleset, build_state(ruleset, game["tables"], game["orders"],
+                                         settings=game["settings"])).world
+    rng = random.Random(seed)
+    nations = sorted(world.nations)
+    for n, zone in enumerate(sorted(world.seas)[::3]):  # the ring cut into stretches
+        world.seas[zone].blockaders = [data.REBELS] if n % 2 else rng.sample(nations, 1)
+    ports = [b for b in world.buildings if b.type == "Port"]
+    for b in ports[::4]:  # a port cut off by land: only the sea links it
+        for n in world.provinces[b.province].borders:
+            world.provinces[n].occupied_by = rng.choice(nations)
+    for b in ports[1::4]:
+        b.blockaded = True
+    for p in rng.sample(sorted(world.provinces), len(world.provinces) // 20):
+        world.provinces[p].occupied_by = rng.choice(nations)
+    world.provinces[world.nations[nations[0]].capital].occupied_by = nations[1]
+    supply = Supply(world)
+    networks = {n: supply.network(n) for n in nations}
+    assert networks == {n: _walk(world, n) for n in nations}
+    assert not networks[nations[0]]  # its capital occupied
+    assert len(set(supply.stretch.values())) > 1  # the blockades cut the open sea apart
+    assert any(networks[n] != _walk(world, n, sea=False) for n in nations)  # ports link
+
+
+def test_a_new_units_id_and_a_deals_name_are_checked_against_every_name_ever_given():
+    """new_unit_id and deal_taken (issue 26.1: searched on from where they stopped, and
+    kept as names are added) find what a search of every name finds."""
+    from sheetmaster.rules.goldenage.tables import Agreement, Unit
+    from sheetmaster.rules.goldenage.world import GoldenWorld
+
+    world = GoldenWorld(turn=3)
+    for name in ("Rebels Infantry 1", "rebels infantry 2", "Rebels Infantry 4"):
+        world._keys.add(name.casefold())
+    first = world.new_unit_id("", "Infantry")
+    assert first == "Rebels Infantry 3" and world.new_unit_id("", "Infantry") == first
+    world.add_unit(Unit(first, "", "Infantry", 1, "P1", (), 0, "", "", ""))
+    assert world.new_unit_id("", "Infantry") == "Rebels Infantry 5"
+    assert world.new_unit_id("France", "Infantry") == "France Infantry 1"
+    assert not world.deal_taken("T-1")
+    world.add_agreement(Agreement("T-1", "trade", "France", "Spain", 5, 4, 4, 0, "open", ""))
+    assert world.deal_taken("t-1") and world.agreements["T-1"].payee == "Spain"

@@ -410,6 +410,72 @@ def test_a_timer_of_no_turns_waits_on_its_payments_and_says_no_due_turn():
     assert timers.due() == [paying] and waiting not in timers.due()
 
 
+def test_the_timers_about_a_province_are_those_find_gives_even_as_timers_start_and_end():
+    """``about`` (issue 26.1) narrows ``find`` to a subject or a data key's value, in the
+    same order, and sees the timers started and ended after it was first asked."""
+    from sheetmaster.kit.timers import CANCELLED, Timers
+
+    timers = Timers(3, [])
+
+    def by_find(kind: str, where: str, status: str | None = "running") -> list:
+        return [t for t in timers.find(kind=kind, status=status)
+                if t.details.get("province") == where]
+
+    fort = timers.start("construction", "Stark", "Fort in A", 2, data={"province": "A"})
+    timers.start("construction", "Stark", "Port in B", 2, data={"province": "B"})
+    timers.start("production", "Stark", "Infantry in A", 1, data={"province": "A"})
+    timers.start("construction", "Stark", "somewhere", 1)
+    assert timers.about("construction", "A", key="province") == by_find("construction", "A") \
+        == [fort]
+    mill = timers.start("construction", "Lannister", "Mill in A", 3, data={"province": "A"})
+    timers.cancel(fort, "occupied")
+    assert fort.status == CANCELLED
+    assert timers.about("construction", "A", key="province") == by_find("construction", "A") \
+        == [mill]
+    assert timers.about("construction", "A", key="province", status=None) == \
+        by_find("construction", "A", None) == [fort, mill]
+    assert timers.about("construction", "C", key="province") == []
+    assert timers.about("construction", "Fort in A", status=None) == [fort]  # by subject
+    assert timers.about("construction", "somewhere") == [t for t in timers.find(
+        kind="construction") if t.subject == "somewhere"]
+
+
+def test_the_timers_among_several_kinds_come_once_each_in_the_order_find_gives():
+    """``among`` merges ``about`` over kinds and keys: a timer matching twice comes once, and
+    the order is the rows', as a scan of ``find`` would give them."""
+    from sheetmaster.kit.timers import Timers
+
+    timers = Timers(3, [])
+    rail = timers.start("railroad", "Stark", "A - B", 2, data={"province": "B", "to": "A"})
+    fort = timers.start("construction", "Stark", "Fort in A", 2, data={"province": "A"})
+    timers.start("construction", "Stark", "Fort in C", 2, data={"province": "C"})
+    both = timers.start("railroad", "Stark", "A - A", 2, data={"province": "A", "to": "A"})
+    late = timers.start("production", "Stark", "Infantry in A", 1, data={"province": "A"})
+    kinds = ("production", "construction", "railroad")
+    scan = [t for t in timers.find() if t.kind in kinds and "A" in (
+        t.details.get("province"), t.details.get("to"))]
+    assert timers.among(kinds, "A", keys=("province", "to")) == scan == \
+        [rail, fort, both, late]
+    assert timers.among(("railroad",), "A - B") == [rail]  # by subject
+    timers.start("railroad", "Lannister", "C - D", 2, data={"province": "C", "to": "D"})
+    timers.cancel(both, "occupied")
+    assert timers.owned("railroad", "Stark") == timers.find(kind="railroad", owner="Stark") \
+        == [rail]
+    assert timers.owned("railroad", "Stark", status=None) == [rail, both]
+
+
+def test_new_decisions_count_on_from_the_highest_number_in_the_tab():
+    """A decision's id is one more than the highest in the tab (read once a turn, then
+    counted on: issue 26.1), past ids that are not numbered."""
+    from sheetmaster.kit.decisions import Decision, Decisions
+
+    old = [Decision(i, "k", "GM", "?", ("a", "b"), "a", 3, "", "done", "", False)
+            for i in ("D7", "D2", "Dx")]
+    decisions = Decisions(3, old)
+    made = [decisions.owe("GM", "k", "?", ["a", "b"], "a") for _ in range(3)]
+    assert [d.id for d in made] == ["D8", "D9", "D10"] and decisions.rows[-1] is made[-1]
+
+
 @pytest.mark.parametrize("uses", [("timers",), ("decisions",), ("decks",)])
 def test_a_lasting_tab_missing_a_column_is_refused_naming_it(uses):
     """Was: an AssertionError from loading its rows, instead of the tab and column."""

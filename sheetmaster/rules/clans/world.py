@@ -51,10 +51,9 @@ class ClansWorld(World):
     #: province -> armies standing in it.
     at: dict[str, list[Army]] = field(default_factory=dict)
     province_names: Names = field(default_factory=lambda: Names(()))
-    #: armies by folded name, as of ``_folded_for`` adds and removals (``_changes``).
-    _folded: dict[str, Army] = field(default_factory=dict, repr=False)
-    _folded_for: int = -1
-    _changes: int = 0
+    #: folded name -> the armies in the field of that name, in ``armies``' order: built at
+    #: the first name not found as written, then kept as armies come and go (issue 26.1)
+    _by_fold: dict[str, dict[str, Army]] | None = field(default=None, repr=False)
     #: every army's name, case-folded (names are unique whatever their case).
     army_keys: set[str] = field(default_factory=set)
     #: clan ('' = Independents) -> its armies in the field, in the Armies tab's order.
@@ -108,7 +107,8 @@ class ClansWorld(World):
             self.armies[army.name] = army
             self.at.setdefault(province, []).append(army)
             self.by_clan.setdefault(clan, {})[army.name] = army
-            self._changes += 1
+            if self._by_fold is not None:
+                self._by_fold.setdefault(values.fold(army.name), {})[army.name] = army
         return army
 
     def remove_army(self, army: Army, why: str) -> None:
@@ -116,7 +116,8 @@ class ClansWorld(World):
         del self.armies[army.name]
         self.at[army.province].remove(army)
         self.by_clan[army.clan].pop(army.name)
-        self._changes += 1
+        if self._by_fold is not None:
+            self._by_fold[values.fold(army.name)].pop(army.name)
         army.status = gone(why, self.turn)
 
     def move_army(self, army: Army, province: str) -> None:
@@ -134,10 +135,12 @@ class ClansWorld(World):
         """The army named ``text`` (case and spaces do not matter)."""
         army = self.armies.get(text)
         if army is None:
-            if self._folded_for != self._changes:
-                self._folded = {values.fold(n): a for n, a in self.armies.items()}
-                self._folded_for = self._changes
-            army = self._folded.get(values.fold(text))
+            if self._by_fold is None:
+                self._by_fold = {}
+                for name, each in self.armies.items():
+                    self._by_fold.setdefault(values.fold(name), {})[name] = each
+            same = self._by_fold.get(values.fold(text))
+            army = next(reversed(same.values())) if same else None  # the last listed
         return army
 
     def court(self, clan: str) -> list[Advisor]:

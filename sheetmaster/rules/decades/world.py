@@ -67,6 +67,8 @@ class DecadesWorld(World):
     #: what the GM should look at but does not stop the turn (a government's traits that
     #: its name contradicts): said on the console and in the turn's log.
     warnings: list[str] = field(default_factory=list)
+    #: every state's name folded (built when first asked, kept as states are added)
+    _state_folds: set[str] | None = field(default=None, repr=False)
 
     # -- names -----------------------------------------------------------------------------
 
@@ -83,6 +85,22 @@ class DecadesWorld(World):
         return {s.name: self.states[self.controller(s)].email for s in self.states.values()}
 
     # -- states ------------------------------------------------------------------------------
+
+    def free_state_name(self, capital: str) -> str:
+        """``capital``, else 'capital (2)', 'capital (3)'...: the first that no state's name
+        folds the same as (the names folded once, not once a new state: issue 26.1)."""
+        if self._state_folds is None:
+            self._state_folds = {values.fold(n) for n in self.states}
+        name, n = capital, 1
+        while values.fold(name) in self._state_folds:
+            n += 1
+            name = f"{capital} ({n})"
+        return name
+
+    def add_state(self, state: State) -> None:
+        self.states[state.name] = state
+        if self._state_folds is not None:
+            self._state_folds.add(values.fold(state.name))
 
     def alive(self) -> Iterator[State]:
         return (s for s in list(self.states.values()) if s.alive)

@@ -82,6 +82,8 @@ class EighteenWorld(World):
     #: nation -> military cards played in this war: (bonus effect, marked province or '')
     war_cards: dict[str, list[tuple[Effect, str]]] = field(default_factory=dict)
     _at: dict[tuple[str, str], Pops] = field(default_factory=dict)
+    #: province -> its Pops rows in the tab's order (built when first asked: issue 26.1)
+    _in: dict[str, list[Pops]] | None = None
 
     # -- reading orders ------------------------------------------------------------------
     def names(self) -> dict[str, Names]:
@@ -111,6 +113,7 @@ class EighteenWorld(World):
     # -- the board -----------------------------------------------------------------------
     def index_pops(self) -> None:
         self._at = {(p.province, p.nation): p for p in self.pops}
+        self._in = None
 
     def pops_row(self, province: str, nation: str) -> Pops:
         """The nation's pops row in the province (a new, empty one if it has none)."""
@@ -119,13 +122,24 @@ class EighteenWorld(World):
             row = Pops(province, nation, 0, 0, 0)
             self.pops.append(row)
             self._at[(province, nation)] = row
+            if self._in is not None:
+                self._in.setdefault(province, []).append(row)
         return row
+
+    def _rows_in(self, province: str) -> list[Pops]:
+        """The province's Pops rows, empty ones too, in the tab's order (a scan of the whole
+        tab for each province would grow with the square of the map)."""
+        if self._in is None:
+            self._in = {}
+            for p in self.pops:
+                self._in.setdefault(p.province, []).append(p)
+        return self._in.get(province, [])
 
     def pops_at(self, province: str, nation: str) -> Pops | None:
         return self._at.get((province, nation))
 
     def pops_in(self, province: str) -> list[Pops]:
-        return [p for p in self.pops if p.province == province and p.pops]
+        return [p for p in self._rows_in(province) if p.pops]
 
     def pops_of(self, nation: str) -> list[Pops]:
         return [p for p in self.pops if p.nation == nation and p.pops]
@@ -147,7 +161,7 @@ class EighteenWorld(World):
 
     def free_factories(self, province: str) -> int:
         here = self.provinces[province]
-        worked = sum(p.laborers for p in self.pops if p.province == province)
+        worked = sum(p.laborers for p in self._rows_in(province))
         return here.count(FACTORY) - worked
 
     def by_seat(self, nations: list[str], first: str = "") -> list[str]:

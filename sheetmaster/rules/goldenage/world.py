@@ -69,6 +69,10 @@ class GoldenWorld(World):
     #: (item, level, column) -> the Settings tab's number, read once a turn.
     settings_cache: dict[tuple[str, int, str], Any] = field(default_factory=dict)
     _unit_names: Names | None = None
+    _sides: Names | None = None
+    #: unit name base -> the smallest number that may be free (see new_unit_id)
+    _free_from: dict[str, int] = field(default_factory=dict)
+    _deal_names: set[str] | None = None
     _names: dict[str, Names] | None = None
     _keys: set[str] = field(default_factory=set)
     _buildings_at: dict[str, list[Building]] = field(default_factory=dict)
@@ -77,13 +81,24 @@ class GoldenWorld(World):
     # -- lookups for reading orders -------------------------------------------------------
     def names(self) -> dict[str, Names]:
         """Name lookups by category; units' are made again after units come and go."""
+        if self._unit_names is None:
+            self._unit_names = Names(self.units)
+        return {**self.map_names(), "unit": self._unit_names,
+                "agreement": Names(self.agreements)}
+
+    def map_names(self) -> dict[str, Names]:
+        """The lookups of what no turn adds to or takes from: nations, provinces, sea zones,
+        canals (made once, not once an order asks: issue 26.1)."""
         if self._names is None:
             self._names = {"player": Names(self.nations), "province": Names(self.provinces),
                            "sea zone": Names(self.seas), "canal": Names(self.canals)}
-        if self._unit_names is None:
-            self._unit_names = Names(self.units)
-        return {**self._names, "unit": self._unit_names,
-                "agreement": Names(self.agreements)}
+        return self._names
+
+    def side_names(self) -> Names:
+        """The sides a force may fight: every nation, and the Rebels (made once)."""
+        if self._sides is None:
+            self._sides = Names((*self.nations, data.REBELS))
+        return self._sides
 
     def emails(self) -> dict[str, str]:
         return {n.name: n.email for n in self.nations.values() if n.email}
@@ -194,11 +209,27 @@ class GoldenWorld(World):
 
     # -- units --------------------------------------------------------------------------------
     def new_unit_id(self, nation: str, kind: str) -> str:
+        """The first '<nation> <kind> <n>' no unit has had (names are never freed, so the
+        search goes on from where the last one stopped: the Rebels' thousands of new units
+        stay linear; issue 26.1)."""
         base = f"{nation or 'Rebels'} {kind}"
-        n = 1
+        n = self._free_from.get(base, 1)
         while f"{base} {n}".casefold() in self._keys:
             n += 1
+        self._free_from[base] = n
         return f"{base} {n}"
+
+    def deal_taken(self, deal: str) -> bool:
+        """Whether an agreement has that name, in any spelling that folds the same (the names
+        folded once, then kept as agreements are made: issue 26.1)."""
+        if self._deal_names is None:
+            self._deal_names = {values.fold(n) for n in self.agreements}
+        return values.fold(deal) in self._deal_names
+
+    def add_agreement(self, agreement: Agreement) -> None:
+        self.agreements[agreement.name] = agreement
+        if self._deal_names is not None:
+            self._deal_names.add(values.fold(agreement.name))
 
     def add_unit(self, unit: Unit) -> Unit:
         self.unit_rows.append(unit)

@@ -21,11 +21,12 @@ def check_victory(ctx: Context) -> None:
     world: ClansWorld = ctx.world
     total = len(world.provinces)
     held = {name: world.count(name) for name, clan in world.clans.items() if clan.alive}
+    everyone = sum(held.values())  # once, not once a clan (issue 26.1)
     for clan in world.clans.values():
         if not clan.alive or not clan.started:
             continue
         mine = held[clan.name]
-        others = sum(n for name, n in held.items() if name != clan.name)
+        others = everyone - mine
         met = []
         if mine >= total // 2 + 1:
             met.append(f"Domination ({mine} of {plural(total, 'province')})")

@@ -63,13 +63,33 @@ def claim_on(world: DecadesWorld, loser: State, allowance: Decimal, percent: int
                  province_values={p: world.value(world.provinces[p]) for p in held})
 
 
+@dataclass(slots=True)
+class Reach:
+    """What contiguity is judged on while the victor takes provinces (F75, F76): its land
+    and what it gained in the war, the loser's land less that, and the borders that count
+    (over water too only without a land border between them). One for each pick: a scan of
+    the candidates asks it once each, not once a candidate."""
+
+    mine: set[str]
+    theirs: set[str]
+    kinds: tuple[str, ...]
+
+
+def reach_of(world: DecadesWorld, winner: State, loser: State, gained: set[str]) -> Reach:
+    mine = set(world.holdings.of(winner.name)) | gained
+    theirs = set(world.holdings.of(loser.name)) - gained
+    return Reach(mine, theirs, (LAND,) if _land_border(world, mine, theirs) else (LAND, SEA))
+
+
 def why_not(world: DecadesWorld, winner: State, claim: Claim, province: Province,
-            continent: str, gained: set[str]) -> str:
+            continent: str, gained: set[str], reach: Reach | None = None) -> str:
     """Why ``winner`` may not annex ``province`` now ('' if it may): it must still be the
     loser's and border the victor's land; the allowance, the capital and "a single province"
-    are the loser's at the war (``claim``)."""
+    are the loser's at the war (``claim``). ``reach``: the victor's and the loser's land now,
+    if the caller has it."""
     loser = world.states[claim.loser]
-    held = set(world.holdings.of(loser.name)) - gained
+    reach = reach or reach_of(world, winner, loser, gained)
+    held = reach.theirs
     if province.name not in held:
         return f"{province.name} is not {loser.name}'s"
     if province.continent != continent:
@@ -79,33 +99,29 @@ def why_not(world: DecadesWorld, winner: State, claim: Claim, province: Province
     if not single and claim.taken + worth > claim.allowance:
         return (f"{province.name} ({worth}) is more than the "
                 f"{ev(claim.allowance - claim.taken)} left of the allowance")
-    if not contiguous(world, winner, loser, province.name, gained):
+    if not contiguous(world, province.name, reach):
         return f"{province.name} does not border {winner.name}'s land"
     if province.name == claim.capital and not single:
         others = [world.provinces[p] for p in held if p != claim.capital]
-        if any(not _plain_why_not(world, winner, claim, o, continent, gained) for o in others):
+        if any(not _plain_why_not(world, claim, o, continent, reach) for o in others):
             return f"{province.name} is {loser.name}'s capital, and there is another choice"
     return ""
 
 
-def _plain_why_not(world, winner, claim, province, continent, gained) -> str:
+def _plain_why_not(world: DecadesWorld, claim: Claim, province: Province, continent: str,
+                   reach: Reach) -> str:
     """why_not for a province that is not the capital (no recursion)."""
-    loser = world.states[claim.loser]
     if province.continent != continent or province.name == claim.capital:
         return "no"
     if claim.taken + claim.worth(world, province) > claim.allowance:
         return "too much"
-    return "" if contiguous(world, winner, loser, province.name, gained) else "not contiguous"
+    return "" if contiguous(world, province.name, reach) else "not contiguous"
 
 
-def contiguous(world: DecadesWorld, winner: State, loser: State, province: str,
-               gained: set[str]) -> bool:
+def contiguous(world: DecadesWorld, province: str, reach: Reach) -> bool:
     """F75: it borders the victor's land (provinces taken earlier in the war count); F76:
     over water only if the victor shares no land border with the loser."""
-    mine = set(world.holdings.of(winner.name)) | gained
-    theirs = set(world.holdings.of(loser.name)) - gained
-    kinds = [LAND] if _land_border(world, mine, theirs) else [LAND, SEA]
-    return any(n in mine for n in world.map.neighbours(province, kinds))
+    return any(n in reach.mine for n in world.map.neighbours(province, reach.kinds))
 
 
 def _land_border(world: DecadesWorld, mine: set[str], theirs: set[str]) -> bool:
@@ -120,13 +136,13 @@ def default_pick(world: DecadesWorld, winner: State, claims: list[Claim],
     gained: set[str] = set()
     for claim in claims:
         taken = claim.taken
+        loser = world.states[claim.loser]
+        ranked = sorted((world.provinces[p] for p in world.holdings.of(loser.name)),
+                        key=lambda p: (-claim.worth(world, p), p.row))
         while True:
-            loser = world.states[claim.loser]
-            ranked = sorted((world.provinces[p] for p in world.holdings.of(loser.name)
-                             if p not in gained),
-                            key=lambda p: (-claim.worth(world, p), p.row))
-            found = next((p for p in ranked
-                          if not why_not(world, winner, claim, p, continent, gained)), None)
+            reach = reach_of(world, winner, loser, gained)
+            found = next((p for p in ranked if p.name not in gained and
+                          not why_not(world, winner, claim, p, continent, gained, reach)), None)
             if found is None:
                 break
             picks.append(found.name)

@@ -3,6 +3,8 @@ partners declare, a satellite relationship both sides declare."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from sheetmaster.kit import Context, Order, Status, values
 from sheetmaster.rules.common.agreements import Offers
 
@@ -43,10 +45,19 @@ def _missing(answer: Order) -> str:
     return f"state posted '{asked}' naming {named}"
 
 
+def _together(order: Order) -> Hashable:
+    """What an order and its answer share (``answers`` holds only within it): a cession and
+    its acceptance the province, the other pairs their two states. Pairing looks within it,
+    not among every offer of the turn (issue 26.1)."""
+    if order.kind in (CEDE, ACCEPT_PROVINCE):
+        return "province", order.fields.get("province")
+    return "states", frozenset((order.player, order.fields.get("state")))
+
+
 #: The two-sided political orders, on the shared two-party agreements.
 OFFERS = Offers(PAIRS, answers, missing=_missing,
                 awaited=lambda offer: (offer.fields["state"], f"post '{PAIRS[offer.kind]}' "
-                                                              f"for it"))
+                                                              f"for it"), key=_together)
 
 
 def run_deal(ctx: Context, first: Order, second: Order) -> None:

@@ -196,8 +196,8 @@ def instalment(ctx: Context, order: Order, state: State) -> None:
     if problem:
         ctx.resolve(order, Status.REJECTED, problem)
         return
-    timer = next((t for t in ctx.timers.find(kind=kind, owner=state.name)
-                  if t.subject == province.name), None)
+    timer = next((t for t in ctx.timers.about(kind, province.name) if t.owner == state.name),
+                 None)
     # F27: conversion costs the current value; colonization the map value (§16)
     price = Decimal(province.value if kind == COLONIZATION else world.value(province))
     paid = timer.paid if timer is not None else Decimal(0)

@@ -182,12 +182,12 @@ def new_state(ctx: Context, parent: State, group: list[Province], why: str) -> S
         weight[p.religion] = weight.get(p.religion, 0) + world.value(p)
     tribal = world.tribal(parent)
     level = None if tribal else TOP_HAPPINESS
-    state = State(_free_name(world, capital), 0, "", parent.government,
+    state = State(world.free_state_name(capital), 0, "", parent.government,
                   max(weight, key=lambda r: weight[r]), group[0].culture, capital,
                   2 if tribal else TOP_STABILITY, level, level, level, False, False, False,
                   parent.techs, parent.stalled_at, "", "", "", 0, False, Decimal(0),
                   Decimal(0), Decimal(0), "")
-    world.states[state.name] = state
+    world.add_state(state)
     for p in group:
         world.set_owner(p, state.name)
     ctx.emit(parent.name, "independence", f"{', '.join(p.name for p in group)} {why}: "
@@ -195,13 +195,6 @@ def new_state(ctx: Context, parent: State, group: list[Province], why: str) -> S
     return state
 
 
-def _free_name(world: DecadesWorld, capital: str) -> str:
-    taken = {values.fold(n) for n in world.states}
-    name, n = capital, 1
-    while values.fold(name) in taken:
-        n += 1
-        name = f"{capital} ({n})"
-    return name
 
 
 def fix_capital(ctx: Context, state: State) -> None:

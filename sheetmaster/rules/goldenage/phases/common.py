@@ -29,6 +29,8 @@ class TurnState:
     land: Any = None
     #: the land moves decided in step 8 (phase 8 -> 9).
     battlefield: Any = None
+    #: step 15: capital -> the nations whose capital it is (see ownership._capitals)
+    capitals: dict[str, list[Any]] | None = None
     #: province -> (nation, march order) of diplomatic integrations begun this turn.
     integrations: dict[str, tuple[str, Order]] = field(default_factory=dict)
     #: province -> the new intent of an occupation whose invasion was reissued (F51).

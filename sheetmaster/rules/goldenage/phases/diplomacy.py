@@ -68,7 +68,7 @@ def _offer(ctx: Context, offer: Order, accept: Order | None) -> None:
     why = ""
     if other == offer.player:
         why = reasons.SELF_DEAL.say()
-    elif values.Names(world.agreements).get(deal) is not None:
+    elif world.deal_taken(deal):
         why = reasons.DEAL_TAKEN.say(deal=values.show(deal))
     elif accept is None:
         why = OFFERS.unanswered(offer)
@@ -98,7 +98,7 @@ def _offer(ctx: Context, offer: Order, accept: Order | None) -> None:
         row = Agreement(deal, TRADE_KIND, proposer.name, other, offer.fields["amount"],
                         seasons, ctx.turn + 1, 0, OPEN,
                         f"trade: {seasons} x {offer.fields['amount']}")
-    world.agreements[deal] = row
+    world.add_agreement(row)
     ctx.timers.start(AGREEMENT, row.payer, f"{row.kind} {deal}", None, order_row=offer.row,
                      data={"agreement": deal})
     text = f"{row.kind} {deal} between {proposer.name} and {other}: {row.payer} pays " \

@@ -75,8 +75,8 @@ def economic_orders(ctx: Context, orders: list[Order]) -> None:
 
 
 def _pending(ctx: Context, kind: str, province: str, what: str = "") -> list:
-    return [t for t in ctx.timers.find(kind=kind) if t.details.get("province") == province
-            and (not what or t.details.get("what") == what)]
+    return [t for t in ctx.timers.about(kind, province, key="province")
+            if not what or t.details.get("what") == what]
 
 
 def _muster_infantry(ctx: Context, order: Order, nation: Nation) -> None:

@@ -11,6 +11,7 @@ its strength (digest F33: "without a combat roll ... combat needs two sides").
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sheetmaster.kit import Adjudicator, Context, Status
@@ -30,7 +31,7 @@ from ..settings import (
 from ..tables import Unit
 from ..world import GoldenWorld
 from .common import turn_state
-from .land_orders import INVADE, MARCH, LandPlan, Move, Support, plan_move, side
+from .land_orders import INVADE, MARCH, Cut, LandPlan, Move, Support, plan_move, side
 
 LAND_RULE = (
     "Land actions and movement by foot or landship (marching and invading). Invade: Hostile "
@@ -65,6 +66,11 @@ class Battlefield:
     opposition: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
     _strength: dict[str, int] = field(default_factory=dict)
     _settings: dict[str, int] = field(default_factory=dict)
+    #: read once, not for each move (issue 26.1): the supports by the unit they support,
+    #: the first cut of each (side, province), the first nation whose capital each is
+    _supports_of: dict[str, list[Support]] | None = None
+    _cuts: dict[tuple[str, str], Cut] | None = None
+    _capitals: dict[str, str] | None = None
 
     def __post_init__(self) -> None:
         world: GoldenWorld = self.ctx.world
@@ -110,10 +116,14 @@ class Battlefield:
         """The nation whose capital ``where`` is, if its garrison has a unit ('' if not):
         "Number of garrison units is equal to the economic value of the province" (F33)."""
         world: GoldenWorld = self.ctx.world
-        for nation in world.nations.values():
-            if nation.capital == where:
-                return nation.name if world.economic_value(where) > 0 else ""
-        return ""
+        if self._capitals is None:  # no capital moves while the moves are decided
+            self._capitals = {}
+            for nation in world.nations.values():
+                self._capitals.setdefault(nation.capital, nation.name)
+        found = self._capitals.get(where)
+        if found is None:
+            return ""
+        return found if world.economic_value(where) > 0 else ""
 
     def engaged(self) -> list[Unit]:
         """The units that may fight this turn (their dice are rolled before anything is
@@ -170,11 +180,22 @@ class Battlefield:
             if unit.nation in move.targets:
                 return f"support cut: {unit.name} was attacked by {move.nation} from " \
                        f"{move.origin}"
-        for cut in self.plan.cuts:
-            if cut.side == unit.nation and cut.province == unit.at:
-                return f"support cut by {cut.unit.name} ({cut.unit.nation}) from " \
-                       f"{cut.unit.at}"
+        if self._cuts is None:  # the orders are read: the cuts are all known
+            self._cuts = {}
+            for each in self.plan.cuts:
+                self._cuts.setdefault((each.side, each.province), each)
+        cut = self._cuts.get((unit.nation, unit.at))
+        if cut is not None:
+            return f"support cut by {cut.unit.name} ({cut.unit.nation}) from {cut.unit.at}"
         return ""
+
+    def supports_of(self, names: Iterable[str]) -> list[Support]:
+        """The supports given to these units (each once), however many supports there are."""
+        if self._supports_of is None:
+            self._supports_of = {}
+            for support in self.plan.supports:
+                self._supports_of.setdefault(support.of, []).append(support)
+        return [s for name in dict.fromkeys(names) for s in self._supports_of.get(name, ())]
 
     def offensive_given(self, support: Support) -> str:
         """Why an offensive support gives nothing ('' if it is given)."""
@@ -187,7 +208,7 @@ class Battlefield:
     def _bonuses(self, units: list[Unit]) -> int:
         names = {u.name for u in units}
         out = 0
-        given = [s for s in self.plan.supports if not s.offensive and s.of in names and
+        given = [s for s in self.supports_of(names) if not s.offensive and
                  not self.support_cut(s)]
         if given:
             out += self.setting(DEFENSIVE_SUPPORT) * len(given)
@@ -203,9 +224,8 @@ class Battlefield:
             world: GoldenWorld = self.ctx.world
             units = [world.units[u] for u in move.units]
             total = sum(self.unit_value(u) for u in units) + self._bonuses(units)
-            for support in self.plan.supports:
-                if support.offensive and support.of in move.units and \
-                        not self.offensive_given(support):
+            for support in self.supports_of(move.units):
+                if support.offensive and not self.offensive_given(support):
                     total += self.unit_value(support.unit)
             if world.provinces[move.dest].northern and self.ctx.date.season == "Winter":
                 total -= self.setting(NORTHERN_PENALTY)

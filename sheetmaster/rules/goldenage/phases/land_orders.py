@@ -204,7 +204,7 @@ def _targets(world: GoldenWorld, nation: str, dest: str, text: str) -> tuple[set
             return set(), reasons.TARGET_NEEDED.say(to=dest, forces=", ".join(
                 f"{n}'s forces" for n in sorted(present)))
         return set(), ""
-    found = values.Names((*world.nations, data.REBELS)).get(text)
+    found = world.side_names().get(text)
     if found is None:
         return set(), reasons.BAD_TARGET.say(target=values.show(text))
     if found == nation:

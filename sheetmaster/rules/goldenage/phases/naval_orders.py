@@ -222,7 +222,7 @@ def parse_path(world: GoldenWorld, ship: Unit, cell: str) -> tuple[list[str], st
         return [], "name at least one sea zone"
     if len(steps) == 1 and values.fold(steps[0]) == values.fold(ship.at):
         return [], f"{ship.name} is in {ship.at} already"
-    names = world.names()
+    names = world.map_names()
     seas, provinces = names["sea zone"], names["province"]
     path: list[str] = []
     here = ship.at

@@ -35,6 +35,7 @@ INTENT_KINDS = {"annex": ANNEXATION, "puppet": PUPPETING, "": OCCUPATION}
 def update_ownership(ctx: Context) -> None:
     world: GoldenWorld = ctx.world
     state = turn_state(ctx)
+    state.capitals = None  # read afresh when an occupation first asks (see _capitals)
     for where in sorted(state.liberated):
         _end_occupation(ctx, where, f"{world.provinces[where].owner} took it back")
     for where, victor in state.taken.items():
@@ -72,17 +73,28 @@ def _occupy(ctx: Context, where: str, victor: str, intent: str) -> None:
         fort.state = data.MOTHBALLED
         ctx.emit(loser or victor, "fort mothballed", f"the Fort in {where} is mothballed: the "
                                                      "province is occupied")
-    for nation in world.nations.values():
+    for nation in _capitals(ctx).get(where, ()):
         if nation.capital == where:
             _capital_falls(ctx, nation.name, where)
+
+
+def _capitals(ctx: Context) -> dict[str, list]:
+    """Capital -> the nations whose capital it was when this step began (a capital only
+    falls during it), read once, not once an occupation (issue 26.1)."""
+    state = turn_state(ctx)
+    if state.capitals is None:
+        state.capitals = {}
+        for nation in ctx.world.nations.values():
+            state.capitals.setdefault(nation.capital, []).append(nation)
+    return state.capitals
 
 
 def _end_occupation(ctx: Context, where: str, why: str, *, quiet: bool = False) -> None:
     world: GoldenWorld = ctx.world
     province = world.provinces[where]
     occupier = province.occupied_by
-    for timer in ctx.timers.find(owner=occupier, status=None):
-        if timer.kind in OCCUPYING and timer.live and timer.details["province"] == where:
+    for timer in ctx.timers.among(OCCUPYING, where, keys=("province",), status=None):
+        if timer.owner == occupier and timer.live:
             ctx.timers.cancel(timer, why)
     province.occupied_by, province.occupation_timer = "", ""
     if not quiet:
@@ -97,8 +109,8 @@ def _new_intent(ctx: Context, where: str, intent: str) -> None:
     province = world.provinces[where]
     occupier = province.occupied_by
     kind = INTENT_KINDS.get(intent, OCCUPATION)
-    for timer in ctx.timers.find(owner=occupier, status=None):
-        if timer.kind in OCCUPYING and timer.live and timer.details["province"] == where:
+    for timer in ctx.timers.among(OCCUPYING, where, keys=("province",), status=None):
+        if timer.owner == occupier and timer.live:
             if timer.kind == kind:
                 return
             ctx.timers.cancel(timer, f"{occupier} now intends to {intent} it")
@@ -110,15 +122,13 @@ def _new_intent(ctx: Context, where: str, intent: str) -> None:
 def _refund_construction(ctx: Context, where: str) -> None:
     """ "Refund half cost of in-progress construction at time of invasion" (digest F35)."""
     world: GoldenWorld = ctx.world
-    for timer in list(ctx.timers.find()):
-        details = timer.details
-        if timer.kind in BUILDS and where in (details.get("province"), details.get("to")):
-            refund = int(ctx.timers.cancel(timer, f"{where} was occupied",
-                                           refund=int(timer.paid) // 2))
-            nation = world.nations.get(timer.owner)
-            if nation is not None and refund:
-                nation.currency += refund
-                treasury(ctx, nation, f"refunded {refund} for {timer.subject}")
+    for timer in ctx.timers.among(BUILDS, where, keys=("province", "to")):
+        refund = int(ctx.timers.cancel(timer, f"{where} was occupied",
+                                       refund=int(timer.paid) // 2))
+        nation = world.nations.get(timer.owner)
+        if nation is not None and refund:
+            nation.currency += refund
+            treasury(ctx, nation, f"refunded {refund} for {timer.subject}")
 
 
 def _capital_falls(ctx: Context, name: str, where: str) -> None:

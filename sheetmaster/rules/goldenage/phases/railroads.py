@@ -27,10 +27,10 @@ def order_railroad(ctx: Context, order: Order, nation: Nation) -> None:
             world, nation.name, a) else b)
     elif world.railroad(a, b) is not None or any(
             {t.details.get("province"), t.details.get("to")} == {a, b}
-            for t in ctx.timers.find(kind=RAILROAD)):
+            for t in ctx.timers.among((RAILROAD,), a, keys=("province", "to"))):
         why = reasons.HAS_RAILROAD.say(a=a, b=b)
     else:
-        building = ctx.timers.find(kind=RAILROAD, owner=nation.name)
+        building = ctx.timers.owned(RAILROAD, nation.name)
         if len(building) >= nation.tech:
             why = reasons.RAIL_LIMIT.say(count=len(building), tech=nation.tech)
     if why:

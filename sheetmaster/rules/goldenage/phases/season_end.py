@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from sheetmaster.kit import PRIVATE, Context, Status, plural
 
-from .. import data
 from ..orders import REWARD
 from ..settings import CLASS, PRESTIGE_INCOME, has_number, number
 from ..world import GoldenWorld
 from .common import treasury
-from .economy import income_per_value, port_income, supply_network
+from .economy import Supply, income_per_value, port_income
 
 MISSIONS_RULE = "Missions complete and rewards issued, as players inform the administrator"
 MAP_RULE = "New map published"
@@ -66,11 +65,11 @@ def collect_income(ctx: Context) -> None:
     blockaded; halved while its capital is lost or provisional (digest F13, F14, F15);
     Winter adds prestige once a year (F8)."""
     world: GoldenWorld = ctx.world
+    supply = Supply(world)
     for nation in world.nations.values():
-        network = supply_network(world, nation.name)
+        network = supply.network(nation.name)
         value = sum(world.economic_value(p) for p in network)
-        ports = [b for b in world.buildings if b.type == data.PORT and b.province in network
-                 and not b.blockaded]
+        ports = supply.ports_in(nation.name, network)
         if not value and not ports and not (nation.prestige and ctx.date.season == "Winter"):
             continue
         income = value * income_per_value(ctx, nation.tech) if value else 0

@@ -9,6 +9,9 @@ friendly forces on adjacent coastal provinces). Units removed from play if appli
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable
+
 from sheetmaster.kit import SEA, Context, Status
 
 from .. import data
@@ -16,7 +19,7 @@ from ..settings import LAND_SUPPLY_LIMIT
 from ..tables import Unit
 from ..world import GoldenWorld
 from .common import turn_state
-from .economy import movement_actions, supply_network
+from .economy import Supply, movement_actions
 from .naval_orders import closed
 from .processes import ABANDONED
 
@@ -28,20 +31,23 @@ def update_supply(ctx: Context) -> None:
     world: GoldenWorld = ctx.world
     _coastal_supplies(ctx)
     _recover_and_remove_abandoned(ctx)
+    supply = Supply(world)
     networks: dict[str, set[str]] = {}
-    ranges: dict[str, dict[str, int]] = {}
+    ports: dict[str, set[str]] | None = None
+    ranges: dict[str, _Distances] = {}
     for unit in list(world.units.values()):
         if not unit.nation or unit.abandoned or unit.name not in world.units:
             continue
         if unit.at_sea:
             if unit.nation not in ranges:
-                ranges[unit.nation] = _port_distances(world, unit.nation)
+                ports = _friendly_ports(world) if ports is None else ports
+                ranges[unit.nation] = _port_distances(world, unit.nation, ports)
             _ship_supply(ctx, unit, ranges[unit.nation])
         elif unit.aboard:
             _penalty(ctx, unit, "aboard ship at the end of the season")
         else:
             if unit.nation not in networks:
-                networks[unit.nation] = supply_network(world, unit.nation)
+                networks[unit.nation] = supply.network(unit.nation)
             _land_supply(ctx, unit, networks[unit.nation])
 
 
@@ -60,15 +66,48 @@ def _coastal_supplies(ctx: Context) -> None:
         ctx.resolve(order, Status.APPLIED, f"{ship} supplied {unit.name} in {unit.at}")
 
 
-def _port_distances(world: GoldenWorld, nation: str) -> dict[str, int]:
-    """Sea-zone steps from each zone to the zone of the nearest friendly port."""
-    starts = {b.sea_zone for b in world.buildings if b.type == data.PORT and
-              world.friendly_port(b.province, nation) is not None and not b.blockaded}
-    return world.graph.distances(sorted(starts), [SEA],
-                                 enter=lambda z: not closed(world, z, nation))
+def _port_distances(world: GoldenWorld, nation: str,
+                    ports: dict[str, set[str]]) -> _Distances:
+    """Sea-zone steps from each zone to the zone of the nearest friendly port (``ports``:
+    the zones of the ports each nation holds, not blockaded)."""
+    return _Distances(world, sorted(ports.get(nation, ())),
+                      lambda z: not closed(world, z, nation))
 
 
-def _ship_supply(ctx: Context, ship: Unit, distance: dict[str, int]) -> None:
+def _friendly_ports(world: GoldenWorld) -> dict[str, set[str]]:
+    """Holder -> the sea zones of its friendly ports that are not blockaded, read once for
+    every nation."""
+    out: dict[str, set[str]] = {}
+    for b in world.buildings:
+        if b.type == data.PORT:
+            holder = world.provinces[b.province].holder
+            if world.friendly_port(b.province, holder) is not None and not b.blockaded:
+                out.setdefault(holder, set()).add(b.sea_zone)
+    return out
+
+
+class _Distances:
+    """``graph.distances(starts, [SEA], enter=...)``, walked only as far as it is asked: a
+    nation's ships stand near its ports, and a walk of every zone for every nation grows
+    with the square of the map (issue 26.1). Breadth first, so a zone's steps are final
+    when it is first reached."""
+
+    def __init__(self, world: GoldenWorld, starts: list[str], enter: Callable[[str], bool]):
+        self.graph, self.enter = world.graph, enter
+        self.seen = dict.fromkeys(starts, 0)
+        self.queue = deque(self.seen)
+
+    def get(self, zone: str) -> int | None:
+        while zone not in self.seen and self.queue:
+            node = self.queue.popleft()
+            for nxt in self.graph.neighbours(node, [SEA]):
+                if nxt not in self.seen and self.enter(nxt):
+                    self.seen[nxt] = self.seen[node] + 1
+                    self.queue.append(nxt)
+        return self.seen.get(zone)
+
+
+def _ship_supply(ctx: Context, ship: Unit, distance: _Distances) -> None:
     """In a friendly port: penalties gone. Within range (the zones to a friendly port's, plus
     one to enter it, at most its movement actions; digest F42): unchanged. Else one more;
     the 4th leaves it abandoned (F43)."""

@@ -37,9 +37,11 @@ def support_results(ctx: Context, field: Battlefield) -> None:
         else:
             ctx.resolve(support.order, Status.APPLIED, f"support given to the forces of "
                         f"{support.of}")
+    given: dict[tuple[str, str], list] = {}  # (side, where) -> the supports given there
+    for support in plan.supports:
+        given.setdefault((side(support.unit), support.unit.at), []).append(support)
     for cut in plan.cuts:
-        gives = [s for s in plan.supports if side(s.unit) == cut.side and
-                 s.unit.at == cut.province]
+        gives = given.get((cut.side, cut.province), [])
         if gives:
             ctx.resolve(cut.order, Status.APPLIED, f"cut the supports of {cut.side}'s forces "
                         f"in {cut.province} ({', '.join(s.unit.name for s in gives)})")

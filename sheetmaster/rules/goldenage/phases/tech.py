@@ -8,6 +8,9 @@ unrest if performed before a tech revolt occurs", so they are instituted first.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from sheetmaster.kit import Context, Status
 from sheetmaster.rules.common.treasury import pay
 
@@ -37,6 +40,8 @@ def progress_tech(ctx: Context) -> None:
         province.reactionary_unrest = False
         ctx.resolve(order, Status.APPLIED, f"programs instituted in {province.name}" +
                     (": its unrest is calmed" if calmed else ""))
+    units: dict[str, list] | None = None
+    provinces: dict[str, list] = {}
     for order in ctx.orders(UPGRADE_TECH):
         nation = world.nations[order.player]
         if nation.tech >= data.MAX_TECH:
@@ -47,20 +52,31 @@ def progress_tech(ctx: Context) -> None:
             continue
         nation.tech += 1
         nation.upgraded_tech = True
-        for unit in world.units_of(nation.name):
+        if units is None:  # once: an upgrade moves no unit and no province (issue 26.1)
+            units, provinces = _by(world.units.values(), "nation"), \
+                _by(world.provinces.values(), "owner")
+        for unit in units.get(nation.name, ()):
             unit.tech = max(unit.tech, nation.tech)
         ctx.emit(nation.name, "tech", f"{nation.name} reaches tech level {nation.tech}; its "
                                       "units are upgraded")
         ctx.resolve(order, Status.APPLIED, f"tech level {nation.tech}")
-        _unrest(ctx, nation.name)
+        _unrest(ctx, nation.name, provinces.get(nation.name, []))
 
 
-def _unrest(ctx: Context, nation: str) -> None:
-    """Each of the nation's provinces without programs this turn may fall into reactionary
-    unrest (the rulebook's p.18 odds: a setting)."""
+def _by(rows: Iterable[Any], attr: str) -> dict[str, list]:
+    """The rows grouped by an attribute, each group in the rows' order."""
+    out: dict[str, list] = {}
+    for row in rows:
+        out.setdefault(getattr(row, attr), []).append(row)
+    return out
+
+
+def _unrest(ctx: Context, nation: str, provinces: list) -> None:
+    """Each of the nation's provinces (``provinces``) without programs this turn may fall
+    into reactionary unrest (the rulebook's p.18 odds: a setting)."""
     world: GoldenWorld = ctx.world
     chance = ctx.setting(TECH_UNREST)
-    for province in world.provinces_of(nation):
+    for province in provinces:
         if province.name in world.nations[nation].programs or province.reactionary_unrest or \
                 province.occupied_by:
             continue

@@ -216,3 +216,20 @@ def test_what_a_turn_drops_is_freed_at_once_not_left_to_the_collector(example_st
     assert result.events
     del result
     assert gc.collect() == 0
+
+
+@pytest.mark.parametrize("name", ["claims", "clans", "decades", "eighteen_hundred", "goldenage"])
+def test_a_turn_resolved_for_its_answers_alone_answers_as_the_whole_turn(name):
+    """``check`` resolves a turn up to eight times and writes none of it: ``answers_only``
+    leaves the new state's tabs unbuilt (issue 26.3), and changes no result, event or note."""
+    from sheetmaster import rules
+
+    ruleset = rules.get(name)
+    tables, orders, settings = ruleset.example()
+    state = build_state(ruleset, tables, orders, settings=settings)
+    whole = resolve(ruleset, state, secret="example-seed")
+    answers = resolve(ruleset, state, secret="example-seed", answers_only=True)
+    assert answers.results == whole.results and answers.events == whole.events
+    assert answers.notes == whole.notes and answers.turn == whole.turn
+    assert answers.after is answers.before
+    assert list(answers.before.tables) == list(whole.before.tables)

@@ -108,6 +108,23 @@ def test_check_imports_its_own_ruleset_and_no_other_store(tmp_path):
     assert "pandas" in found["heavy"]  # (the check did run)
 
 
+def test_a_built_in_command_does_not_look_for_plugged_in_ones(tmp_path, capsys):
+    """Finding the plugged-in commands (and rulesets) reads every installed package's
+    metadata: a built-in command and a built-in ruleset go without (issue 26.3); a plugged-in
+    command, and sheetmaster's own --help, still find them."""
+    game = tmp_path / "g.xlsx"
+    assert main(["new", "claims", str(game), "--example", "-q"]) == 0
+    code = (f"import sys\nfrom sheetmaster.app.cli import main\nmain(['check', {str(game)!r}, "
+            f"'-q'])\nassert 'importlib.metadata' not in sys.modules\n"
+            f"assert 'sheetmaster.testing.commands' not in sys.modules")
+    assert "pandas" in imported(code)["heavy"]
+    with pytest.raises(SystemExit):
+        main(["golden", "--help"])
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "fake-sheets" in capsys.readouterr().out
+
+
 def test_rules_get_imports_that_ruleset_alone():
     found = imported("from sheetmaster import rules; assert rules.get(' Decades ').name == "
                      "'decades'")

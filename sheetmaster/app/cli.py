@@ -22,7 +22,7 @@ import textwrap
 from typing import Any
 
 from sheetmaster import __version__
-from sheetmaster.app.commands import command_modules
+from sheetmaster.app.commands import MODULES, plugged_in
 from sheetmaster.app.commands.options import common_parser, global_options
 from sheetmaster.app.console import setup_logging, verbosity
 from sheetmaster.app.exits import Exit, classify, help_text
@@ -64,7 +64,10 @@ class CommandParser(argparse.ArgumentParser):
         super()._check_value(action, value)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The whole command line; given the ``argv`` to parse, the plugged-in commands are
+    looked for only when its command is not a built-in one (or there is none, as in
+    ``--help``): finding them reads every installed package's metadata (issue 26.3)."""
     parser = CommandParser(
         prog="sheetmaster", description=DESCRIPTION + textwrap.fill(fairness.EXAMPLE_HELP, 88),
         epilog=help_text(),
@@ -73,9 +76,18 @@ def build_parser() -> argparse.ArgumentParser:
     global_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     common = common_parser()
-    for module in command_modules():
+    for module in MODULES:
         module.register(sub, common)
+    if argv is None or _command_word(argv) not in sub.choices:
+        for module in plugged_in():
+            module.register(sub, common)
     return parser
+
+
+def _command_word(argv: list[str]) -> str | None:
+    """The command ``argv`` names: its first word that is not an option (sheetmaster's own
+    options, -v and -q, take no value)."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 def parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
@@ -98,8 +110,12 @@ def silence_output() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions (argcomplete's protocol)
+    # numpy's OpenBLAS starts a thread per core when numpy is imported, which costs CPU time
+    # at every start; sheetmaster does no linear algebra (issue 26.3)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    completing = "_ARGCOMPLETE" in os.environ
+    parser = build_parser(None if completing else sys.argv[1:] if argv is None else argv)
+    if completing:  # the shell asks for completions (argcomplete's protocol)
         import argcomplete
 
         argcomplete.autocomplete(parser)  # prints them and ends the process

@@ -81,10 +81,11 @@ def _answers(ruleset: Ruleset, raw: GameState, secret: str | None,
     a check tells it: one that the dice decide says so."""
     practice = PracticeDice(PRACTICE_SEED)
     result = resolve(ruleset, raw, dice=practice, secret=secret, notes_before=True,
-                     left_out=left_out)
+                     left_out=left_out, answers_only=True)
     if practice.rolled:
         mirrored = {r.row: r for r in resolve(ruleset, raw, dice=PracticeDice(
-            PRACTICE_SEED, mirror=practice), secret=secret, left_out=left_out).results}
+            PRACTICE_SEED, mirror=practice), secret=secret, left_out=left_out,
+            answers_only=True).results}
         result.results = [_by_dice(r, mirrored.get(r.row)) for r in result.results]
     return result
 

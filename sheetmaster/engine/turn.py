@@ -308,7 +308,7 @@ def _committed(state: GameState, dice: TurnDice) -> bool:
 def resolve(ruleset: Ruleset, raw: GameState, *, seed: int | None = None,
             dice: Dice | None = None, secret: str | None = None,
             now: datetime | None = None, notes_before: bool = False,
-            left_out: Collection[int] = ()) -> TurnResult:
+            left_out: Collection[int] = (), answers_only: bool = False) -> TurnResult:
     """Resolve the current turn: every phase in order, every order given a result.
 
     The dice come from the game's dice ``secret`` (the turn's seed is derived from it, checked
@@ -319,6 +319,9 @@ def resolve(ruleset: Ruleset, raw: GameState, *, seed: int | None = None,
     stood before the turn (``check`` shows nothing the turn would draw), not after.
     ``left_out``: order rows (negative: the GM orders tab's) read as if they were blank, and
     given no result (``check`` answers without the private orders a reader may not know).
+    ``answers_only``: the results, events and notes alone, the new state's tabs not built
+    (its ``after`` is the state before: ``check`` runs the turn up to eight times and writes
+    nothing of it).
 
     With stages (a calendar's), the turn resolves its own stage, then each next stage
     nobody acts in (``Ruleset.nobody_acts``), with the same dice; one that needs a setting
@@ -327,10 +330,11 @@ def resolve(ruleset: Ruleset, raw: GameState, *, seed: int | None = None,
     with collector.paused():
         again = copy.deepcopy(dice)  # unrolled: a turn stopped in a chained stage runs again
         try:
-            return _resolve(ruleset, raw, seed, dice, secret, now, notes_before, left_out)
+            return _resolve(ruleset, raw, seed, dice, secret, now, notes_before, left_out,
+                            answers_only=answers_only)
         except StoppedInChain as stop:
             return _resolve(ruleset, raw, seed, again, secret, now, notes_before, left_out,
-                            limit=stop)
+                            limit=stop, answers_only=answers_only)
         except MissingSetting as first:
             raise StateError(_every_missing_setting(
                 first.problem, ruleset, raw, seed, dice, secret, now, left_out)) from None
@@ -380,7 +384,7 @@ class StoppedInChain(Exception):
 def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | None,
              secret: str | None, now: datetime | None, notes_before: bool = False,
              left_out: Collection[int] = (), probe: Probe | None = None,
-             limit: StoppedInChain | None = None) -> TurnResult:
+             limit: StoppedInChain | None = None, answers_only: bool = False) -> TurnResult:
     prepared = prepare(ruleset, raw, secret)
     if probe is not None:
         prepared.settings.probe = probe
@@ -434,18 +438,22 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
             r.secret = private.get(r.kind) is True
         ordered = in_sheet_order([*parsed.rejected, *chain.from_iterable(
             batch.results(private.get(batch.kind, False)) for batch in batches.values())])
+        next_date = ruleset.calendar.next_date(last, prepared.settings, ctx.next_stage)
+        notes = before if before is not None else private_notes(prepared.world)
+        shown = orders_tab_results(state, ordered)  # (orders kept private: each made secret)
+        if answers_only:
+            return TurnResult(ruleset.name, turn, seed, state, state, ordered, events, notes)
         after_tables = dict(state.tables)
         after_tables.update(write_back(prepared.world, state, ruleset.written))
         after_tables.update(prepared.lasting.to_tables(state))
         after_tables[ORDERS_TAB] = orders_after(
-            state.tables[ORDERS_TAB], orders_tab_results(state, ordered),
+            state.tables[ORDERS_TAB], shown,
             [r for r in parsed.blank_turn_rows if r > 0], turn)
         if ruleset.gm_orders:
             after_tables[GM_ORDERS_TAB] = orders_after(
                 state.tables[GM_ORDERS_TAB], [replace(r, row=-r.row) for r in ordered if r.row < 0],
                 [-r for r in parsed.blank_turn_rows if r < 0], turn)
         after_tables[LOG_TAB] = log_rows(state.tables[LOG_TAB], turn, events)
-        next_date = ruleset.calendar.next_date(last, prepared.settings, ctx.next_stage)
         revealed = {"last dice salt": fair.salt if fair else "",
                     DICE_COMMITMENT: upcoming.commitment if upcoming else ""}
         after_tables[GAME_TAB] = advance_game(state.tables[GAME_TAB], state.meta, seed,
@@ -453,8 +461,7 @@ def _resolve(ruleset: Ruleset, raw: GameState, seed: int | None, dice: Dice | No
                                               setting_rows(ruleset.all_settings()), now)
         after_meta = dict(state.meta, turn=turn + 1)
         return TurnResult(ruleset.name, turn, seed, state, GameState(after_tables, after_meta),
-                          ordered, events,
-                          before if before is not None else private_notes(prepared.world))
+                          ordered, events, notes)
 
 
 def orders_private(state: GameState) -> bool:

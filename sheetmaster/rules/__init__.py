@@ -9,10 +9,11 @@ package plugs a ruleset in with an entry point named as its ruleset (``name = "m
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
     from sheetmaster.kit import Ruleset
 
 #: the entry point group other packages add rulesets through
@@ -34,7 +35,10 @@ def built_in(name: str) -> Ruleset:
 
 
 def plug_ins() -> list[EntryPoint]:
-    """The rulesets other packages register, not loaded."""
+    """The rulesets other packages register, not loaded (reading every installed package's
+    metadata: a built-in ruleset is found without it)."""
+    from importlib.metadata import entry_points
+
     return sorted(entry_points(group=GROUP), key=lambda e: e.name)
 
 

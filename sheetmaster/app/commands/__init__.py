@@ -14,7 +14,6 @@ imports it.
 from __future__ import annotations
 
 import logging
-from importlib.metadata import entry_points
 from types import ModuleType
 
 from sheetmaster.app.commands import (
@@ -41,7 +40,15 @@ log = logging.getLogger(__name__)
 def command_modules() -> list[ModuleType]:
     """The built-in command modules, then those installed packages plug in (by entry point
     name); one that cannot be loaded is skipped, saying so, and the others still work."""
-    found = list(MODULES)
+    return [*MODULES, *plugged_in()]
+
+
+def plugged_in() -> list[ModuleType]:
+    """The command modules installed packages plug in, by entry point name (finding them
+    reads every installed package's metadata: the parser asks only when it needs them)."""
+    from importlib.metadata import entry_points
+
+    found = []
     for entry in sorted(entry_points(group=GROUP), key=lambda e: e.name):
         try:
             found.append(entry.load())

@@ -26,6 +26,7 @@ from sheetmaster.app.commands.options import (
 from sheetmaster.app.commands.posting import discord_option, discord_webhooks, post
 from sheetmaster.app.console import out_console
 from sheetmaster.app.exits import Exit, UsageError
+from sheetmaster.engine import collector
 from sheetmaster.kit import fairness
 from sheetmaster.kit.model import WARNING, Status
 
@@ -50,10 +51,11 @@ SEED_NOTE = ("(practice dice from --seed {seed}, not the turn's own: those come 
 
 def run(args: argparse.Namespace, mode: Mode) -> int:
     """check, resolve and nightly, on either store."""
-    from sheetmaster.app import json_output
-    from sheetmaster.app.report import TurnGroups, format_diff, format_results
-    from sheetmaster.app.runs import Mode, RunOutcome
-    from sheetmaster.engine.checking import CHECK_WORDS
+    with collector.paused():  # pandas's imports make objects the collector need not walk
+        from sheetmaster.app import json_output
+        from sheetmaster.app.report import TurnGroups, format_diff, format_results
+        from sheetmaster.app.runs import Mode, RunOutcome
+        from sheetmaster.engine.checking import CHECK_WORDS
 
     seed = getattr(args, "seed", None)
     # On a Google Sheet the secret also signs the run's lock (a lock a player plants is not

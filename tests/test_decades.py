@@ -274,6 +274,10 @@ def test_a_governments_row_is_checked_against_its_name():
 
 def test_check_and_resolve_say_the_warnings_and_the_log_keeps_them(tmp_path, monkeypatch,
                                                                     capsys):
+    """A sheet's warning is a public WARNING event, said once: on stderr by check and resolve
+    (stdout stays the command's output), in --json instead, and in the resolve's Log."""
+    import json
+
     monkeypatch.chdir(tmp_path)
     assert main(["new", "decades", "game.xlsx", "--example", "-q"]) == 0
     book = openpyxl.load_workbook("game.xlsx")
@@ -282,15 +286,26 @@ def test_check_and_resolve_say_the_warnings_and_the_log_keeps_them(tmp_path, mon
     row = next(r for r in sheet.iter_rows(min_row=2) if r[0].value == "Feudal Monarchy")
     row[header.index("feudal")].value = None
     book.save("game.xlsx")
+    warning = "'Feudal Monarchy' is a Feudal Monarchy by its name, but its 'feudal' is not yes"
     capsys.readouterr()
     main(["check", "game.xlsx"])
-    said = capsys.readouterr().err
-    assert said.count("'Feudal Monarchy' is a Feudal Monarchy by its name, but its 'feudal' is "
-                      "not yes") == 1, said
+    said = capsys.readouterr()
+    assert said.err.count(warning) == 1 and warning not in said.out, said
+    assert "warning: Governments row" in said.err
+    main(["check", "game.xlsx", "--json"])
+    said = capsys.readouterr()
+    texts = [w["text"] for w in json.loads(said.out)["warnings"]]
+    assert len(texts) == 1 and warning in texts[0] and warning not in said.err
     assert main(["resolve", "game.xlsx", "--force"]) == 0
-    assert "'feudal' is not yes" in capsys.readouterr().err
+    said = capsys.readouterr()
+    assert said.err.count(warning) == 1 and warning not in said.out, said
     log = openpyxl.load_workbook("game.xlsx")["Log"]
-    assert any("'feudal' is not yes" in str(c.value) for r in log.iter_rows() for c in r)
+    assert sum(warning in str(c.value) for r in log.iter_rows() for c in r) == 1
+    assert main(["resolve", "game.xlsx", "--force", "--json"]) == 0  # the next turn: still
+    said = capsys.readouterr()
+    document = json.loads(said.out)
+    assert [w["text"] for w in document["warnings"]] == texts and warning not in said.err
+    assert [e["text"] for e in document["events"] if e["kind"] == "warning"] == texts
 
 
 def test_two_sided_orders_pair_within_their_province_or_their_two_states_as_among_all():

@@ -134,9 +134,9 @@ def test_check_warns_of_a_nation_at_war_with_no_war_actions(tmp_path, capsys):
                                     "province": "Hesse", "to": "Champagne"}])
     capsys.readouterr()
     assert main(["check", str(path)]) == 1  # Prussia's order would be refused as well
-    out = capsys.readouterr().out
-    assert "warning: Prussia is at war in round 2 but has no war actions" in out
-    assert "warning: France" not in out
+    said = capsys.readouterr()
+    assert said.err.count("warning: Prussia is at war in round 2 but has no war actions") == 1
+    assert "warning: France" not in said.err and "warning:" not in said.out  # stderr's
     assert main(["check", str(path), "--json"]) == 1
     document = json.loads(capsys.readouterr().out)
     assert [w["player"] for w in document["warnings"]] == ["Prussia"]
@@ -146,12 +146,47 @@ def test_the_warning_needs_no_order_and_a_nation_with_actions_gets_none(tmp_path
     path = war_workbook(tmp_path, [])
     capsys.readouterr()
     assert main(["check", str(path)]) == 0
-    assert "warning: Prussia is at war" in capsys.readouterr().out
+    assert "warning: Prussia is at war" in capsys.readouterr().err
     book = openpyxl.load_workbook(path)
     book["Tableau"].append(["Prussia", "Couriers"])
     book.save(path)
     assert main(["check", str(path)]) == 0
-    assert "warning:" not in capsys.readouterr().out
+    assert "warning:" not in capsys.readouterr().err
+
+
+def test_resolve_warns_of_a_nation_at_war_with_no_war_actions_once(tmp_path, capsys):
+    """A resolve says the warning as check does (on stderr, once), lists it in --json, and
+    its Log tab keeps it."""
+    warning = "Prussia is at war in round 2 but has no war actions"
+    plain, scripted = tmp_path / "plain", tmp_path / "json"
+    plain.mkdir()
+    scripted.mkdir()
+    path = war_workbook(plain, [{"player": "France", "order": "pass"}])
+    capsys.readouterr()
+    assert main(["resolve", str(path), "--force"]) == 0
+    said = capsys.readouterr()
+    assert said.err.count(f"warning: {warning}") == 1 and warning not in said.out, said
+    log = openpyxl.load_workbook(path)["Log"]
+    assert sum(warning in str(c.value) for r in log.iter_rows() for c in r) == 1
+    path = war_workbook(scripted, [{"player": "France", "order": "pass"}])
+    capsys.readouterr()
+    assert main(["resolve", str(path), "--force", "--json"]) == 0
+    said = capsys.readouterr()
+    document = json.loads(said.out)
+    assert [w["player"] for w in document["warnings"]] == ["Prussia"]
+    assert warning in document["warnings"][0]["text"] and warning not in said.err
+
+
+def test_nightly_all_says_each_games_warnings_under_its_name(tmp_path, capsys):
+    path = war_workbook(tmp_path, [{"player": "France", "order": "pass"}])
+    toml = tmp_path / "games.toml"
+    toml.write_text(f'[[game]]\nname = "war"\nfile = "{path.name}"\n'
+                    f'ruleset = "eighteen_hundred"\n', encoding="utf-8")
+    capsys.readouterr()
+    assert main(["nightly", "--all", str(toml), "--dry-run"]) == 0
+    said = capsys.readouterr()
+    assert said.err.count("warning: war: Prussia is at war in round 2 but has no war "
+                          "actions") == 1, said
 
 
 # -- new --turn N --round R --stage S ----------------------------------------------------------

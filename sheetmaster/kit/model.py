@@ -28,9 +28,11 @@ class Status(str, enum.Enum):
 #: Who may see an event: everyone; its player (and the GM); the GM alone. Any other value
 #: is the name of the one player who may see it (besides the GM).
 PUBLIC, PRIVATE, GM_ONLY = "public", "private", "gm"
-#: The kind of a public event that warns of something orders cannot fix by being refused
-#: (1800: a nation at war with no war actions). ``check`` keeps these lines and shows them
-#: under its answers; a resolve logs them like any other line.
+#: The kind of a public event that warns the GM of something orders cannot fix by being
+#: refused (1800: a nation at war with no war actions; decades: a Governments row whose name
+#: contradicts its traits). The one way a ruleset warns of the game: ``check`` and
+#: ``resolve`` say each on stderr (``warning: ...``) and list them in ``--json``; a resolve's
+#: Log tab keeps them like any other line.
 WARNING = "warning"
 
 

@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from sheetmaster.app.commands.maps import TurnMap, map_file
-from sheetmaster.app.commands.options import play, sheet_store, write_report, write_reports
+from sheetmaster.app.commands.options import (
+    play,
+    sheet_store,
+    tell_warnings,
+    write_report,
+    write_reports,
+)
 from sheetmaster.app.commands.posting import discord_webhooks, post
 from sheetmaster.app.console import print_table
 from sheetmaster.app.delivery.webhooks import Webhooks, from_env, shared_webhooks
@@ -134,6 +140,7 @@ def run_one(game: Game, args: argparse.Namespace, reports: Path | None) -> GameR
         if outcome.result is None:
             return GameRun(game, "not due", Exit.OK, note=outcome.waiting)
         result = outcome.result
+        tell_warnings(result.public(), game.name)
         note = "dry run: nothing written"
         if outcome.written:
             target = reports / f"{game.name}-turn-{result.turn}-report.md" \

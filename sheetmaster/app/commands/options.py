@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from sheetmaster.app.console import Steps, verbosity
 from sheetmaster.app.exits import UsageError
 from sheetmaster.kit import fairness
+from sheetmaster.kit.model import WARNING
 
 if TYPE_CHECKING:
     from sheetmaster.app.report import TurnGroups
@@ -172,6 +173,15 @@ def tell_store_notes(store: Any) -> None:
     earlier run left and this one put right)."""
     for note in getattr(store, "notes", []):
         log.warning("%s", note)
+
+
+def tell_warnings(result: TurnResult, game: str = "") -> None:
+    """Say the turn's public warnings (:data:`~sheetmaster.kit.model.WARNING` events: what the
+    rules warn the GM of) on stderr, one line each, as every warning is said (``warning:
+    ...``; stdout stays the command's output); ``game`` names the game among several."""
+    for event in result.events:
+        if event.kind == WARNING and event.public:
+            log.warning("%s%s", f"{game}: " if game else "", event.text)
 
 
 def report_dir_option(p: argparse.ArgumentParser) -> None:

@@ -20,6 +20,7 @@ from sheetmaster.app.commands.options import (
     report_dir_option,
     sheet_options,
     tell_store_notes,
+    tell_warnings,
     write_report,
     write_reports,
 )
@@ -28,7 +29,7 @@ from sheetmaster.app.console import out_console
 from sheetmaster.app.exits import Exit, UsageError
 from sheetmaster.engine import collector
 from sheetmaster.kit import fairness
-from sheetmaster.kit.model import WARNING, Status
+from sheetmaster.kit.model import Status
 
 if TYPE_CHECKING:
     from sheetmaster.app.report import TurnGroups
@@ -125,10 +126,9 @@ def run(args: argparse.Namespace, mode: Mode) -> int:
     if outcome.practice:
         print(PRACTICE_NOTE if seed is None else SEED_NOTE.format(seed=seed))
     print(format_results(shown, CHECK_WORDS if mode is Mode.CHECK else None))
+    tell_warnings(shown)  # on stderr, as every warning (--json lists them instead)
     console = out_console()
     if mode is Mode.CHECK:
-        for warning in (e for e in shown.events if e.kind == WARNING):
-            console.print(f"warning: {warning.text}", style="yellow")
         style = "yellow" if bad else "green"
         console.print(f"{len(shown.results)} orders checked, {bad} would be rejected.",
                       style=style)

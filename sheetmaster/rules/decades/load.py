@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from decimal import Decimal
 from typing import Any
@@ -22,8 +21,6 @@ from .tables import (
     State,
 )
 from .world import PAID_COLUMNS, TOP_HAPPINESS, TRIBAL_STABILITY, DecadesWorld, anarchy, two_places
-
-log = logging.getLogger("sheetmaster")
 
 GOVERNMENT_NAMES_RULE = (
     "Tribal governments must be briefly noted since they operate rather differently from "
@@ -87,8 +84,6 @@ def build_world(loaded, problems: Problems) -> DecadesWorld:
     _blank_incomes(world)
     for government in world.governments.values():
         world.warnings.extend(government_warnings(government))
-    for warning in world.warnings:
-        log.warning("%s", warning, extra={"once": True})
     return world
 
 

@@ -65,7 +65,8 @@ class DecadesWorld(World):
     blank_income: set[str] = field(default_factory=set)
     blank_spendable: set[str] = field(default_factory=set)
     #: what the GM should look at but does not stop the turn (a government's traits that
-    #: its name contradicts): said on the console and in the turn's log.
+    #: its name contradicts): step 0 emits each as a public WARNING event, which the
+    #: console, ``--json`` and the Log tab show.
     warnings: list[str] = field(default_factory=list)
     #: every state's name folded (built when first asked, kept as states are added)
     _state_folds: set[str] | None = field(default=None, repr=False)

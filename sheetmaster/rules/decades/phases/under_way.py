@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from sheetmaster.kit import Context
+from sheetmaster.kit import WARNING, Context
 
 from ..tables import State
 from ..world import DecadesWorld
@@ -24,7 +24,7 @@ def before_the_turn(ctx: Context) -> None:
     modifiers are the ones typed), and each blank spendable from the incomes."""
     world: DecadesWorld = ctx.world
     for warning in world.warnings:
-        ctx.emit("", "warning", warning)
+        ctx.emit("", WARNING, warning)
     if ctx.date.setup:
         return  # no orders: the opening writes every income
     for state in world.alive():

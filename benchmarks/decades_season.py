@@ -30,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import growth  # noqa: E402
+from benchmarks import scaling  # noqa: E402
 from sheetmaster.rules.decades import example  # noqa: E402
 
 SEED = 1610
@@ -175,8 +175,8 @@ def worker(size: int, seed: int) -> dict[str, Any]:
     return {"provinces": len(game["tables"]["Provinces"]),
             "nations": len(game["tables"]["States"]),
             "orders": len(game["orders"]) + len(game["tables"]["GM orders"]),
-            **growth.statuses(result), "events": len(result.events), "generate_s": generated,
-            "resolve_s": seconds, "peak_mib": growth.peak_mib()}
+            **scaling.statuses(result), "events": len(result.events), "generate_s": generated,
+            "resolve_s": seconds, "peak_mib": scaling.peak_mib()}
 
 
 def profile(size: int, seed: int, top: int) -> None:
@@ -192,7 +192,7 @@ def profile(size: int, seed: int, top: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return growth.main(argv, script=__file__, description=__doc__.split("\n\n")[0],
+    return scaling.main(argv, script=__file__, description=__doc__.split("\n\n")[0],
                        sizes=SIZES, seed=SEED, worker=worker, profile=profile)
 
 

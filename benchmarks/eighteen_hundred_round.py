@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import growth  # noqa: E402
+from benchmarks import scaling  # noqa: E402
 from sheetmaster.rules.eighteen_hundred import example  # noqa: E402
 from sheetmaster.rules.eighteen_hundred.example.cards import CATALOGUE  # noqa: E402
 from sheetmaster.rules.eighteen_hundred.example.map import ROUTES, STARTS  # noqa: E402
@@ -209,8 +209,8 @@ def worker(size: int, seed: int) -> dict[str, Any]:
     seconds = time.perf_counter() - start
     return {"provinces": len(game["tables"]["Provinces"]),
             "nations": len(game["tables"]["Nations"]), "orders": len(game["orders"]),
-            **growth.statuses(result), "events": len(result.events), "generate_s": generated,
-            "resolve_s": seconds, "peak_mib": growth.peak_mib()}
+            **scaling.statuses(result), "events": len(result.events), "generate_s": generated,
+            "resolve_s": seconds, "peak_mib": scaling.peak_mib()}
 
 
 def profile(size: int, seed: int, top: int) -> None:
@@ -227,7 +227,7 @@ def profile(size: int, seed: int, top: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return growth.main(argv, script=__file__, description=__doc__.split("\n\n")[0],
+    return scaling.main(argv, script=__file__, description=__doc__.split("\n\n")[0],
                        sizes=SIZES, seed=SEED, worker=worker, profile=profile)
 
 

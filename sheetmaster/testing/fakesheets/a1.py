@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .model import _Sheet
+from typing import Protocol
 
 
 def col_letters(index: int) -> str:
@@ -123,7 +120,15 @@ def _parse_cells(part: str) -> _Box | None:
     return _Box(r0, r1, c0, c1, ar is not None)
 
 
-def _a1(sheet: _Sheet, r0: int, r1: int | None, c0: int, c1: int | None) -> str:
+class _Grid(Protocol):
+    """What :func:`_a1` reads of a sheet (a ``model._Sheet``)."""
+
+    title: str
+    rows: int
+    cols: int
+
+
+def _a1(sheet: _Grid, r0: int, r1: int | None, c0: int, c1: int | None) -> str:
     """Normalised A1 text of a (clipped) range, like the API's ``range`` fields."""
     r1 = sheet.rows if r1 is None else r1
     c1 = sheet.cols if c1 is None else c1

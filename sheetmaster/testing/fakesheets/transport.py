@@ -16,14 +16,11 @@ import contextlib
 import hmac
 from collections.abc import Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from sheetmaster.stores.sheets_endpoint import DRIVE_ORIGIN as DRIVE_ORIGIN
 from sheetmaster.stores.sheets_endpoint import SHEETS_ORIGIN as SHEETS_ORIGIN
 from sheetmaster.stores.sheets_endpoint import TOKEN_HEADER
-
-if TYPE_CHECKING:
-    from .server import FakeSheetsServer
 
 
 class RecordedRequest(NamedTuple):
@@ -54,10 +51,16 @@ def refusal(headers: Mapping[str, str], port: int, token: str | None
     return None
 
 
+class _Answers(Protocol):
+    """What the HTTP server hands each request to (a ``server.FakeSheetsServer``)."""
+
+    def _handle(self, handler: _Handler) -> None: ...
+
+
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
-    fake: FakeSheetsServer
+    fake: _Answers
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # A client that timed out or a dropped connection is part of the game, not an error.

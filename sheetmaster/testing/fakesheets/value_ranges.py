@@ -10,8 +10,24 @@ from .a1 import _a1, _Box, col_letters
 from .errors import _bad
 from .formulas import _Evaluator
 from .model import _Book, _Cell, _Sheet
+from .number_formats import is_date_format
 from .protection import check_cells
-from .values import _DIMENSIONS, _entered, _extended, _format, _render
+from .values import _DIMENSIONS, _entered, _extended, _format, _json_value
+
+
+def _render(evaluator: _Evaluator, sheet: _Sheet, r: int, c: int, cell: _Cell, option: str,
+            datetime_option: str = "SERIAL_NUMBER") -> Any:
+    if option == "FORMULA" and cell.formula:
+        return cell.value
+    effective = evaluator.value(sheet, r, c)
+    fmt = None if cell.formula else cell.fmt
+    locale = evaluator.book.props.get("locale", "en_US")
+    if option == "FORMATTED_VALUE":
+        return _format(effective, fmt, locale)
+    if (datetime_option == "FORMATTED_STRING" and is_date_format(fmt)
+            and isinstance(effective, (int, float)) and not isinstance(effective, bool)):
+        return _format(effective, fmt, locale)
+    return _json_value(effective)
 
 
 def _clip(sheet: _Sheet, box: _Box) -> tuple[int, int, int, int]:

@@ -5,16 +5,11 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .errors import _bad, _RequestError
-from .number_formats import is_date_format, render
+from .number_formats import render
 from .typed_input import parse_typed
-
-if TYPE_CHECKING:
-    from .formulas import _Evaluator
-    from .model import _Cell, _Sheet
-
 
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
@@ -107,21 +102,6 @@ _DATETIME_OPTIONS = ("SERIAL_NUMBER", "FORMATTED_STRING")
 _DIMENSIONS = ("ROWS", "COLUMNS")
 _INPUT_OPTIONS = ("RAW", "USER_ENTERED")
 _INSERT_OPTIONS = ("OVERWRITE", "INSERT_ROWS")
-
-
-def _render(evaluator: _Evaluator, sheet: _Sheet, r: int, c: int, cell: _Cell, option: str,
-            datetime_option: str = "SERIAL_NUMBER") -> Any:
-    if option == "FORMULA" and cell.formula:
-        return cell.value
-    effective = evaluator.value(sheet, r, c)
-    fmt = None if cell.formula else cell.fmt
-    locale = evaluator.book.props.get("locale", "en_US")
-    if option == "FORMATTED_VALUE":
-        return _format(effective, fmt, locale)
-    if (datetime_option == "FORMATTED_STRING" and is_date_format(fmt)
-            and isinstance(effective, (int, float)) and not isinstance(effective, bool)):
-        return _format(effective, fmt, locale)
-    return _json_value(effective)
 
 
 def _from_extended(ev: Any) -> tuple[Any, bool] | None:

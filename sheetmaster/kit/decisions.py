@@ -102,8 +102,9 @@ class Decisions:
     turn: int
     rows: list[Decision]
     emit: Callable[..., None] = field(repr=False, default=lambda *a, **k: None)
-    #: the highest decision number given so far (found once, then counted on: issue 26.1)
-    _last_id: int | None = field(default=None, repr=False)
+    #: D1, D2...: the next id, the rows' read once (:class:`values.Numbering`)
+    _numbering: values.Numbering = field(default_factory=lambda: values.Numbering("D"),
+                                         repr=False)
 
     def owe(self, owed_by: str, kind: str, question: str, options: Sequence[str], default: str,
             *, due_turn: int | None = None, data: str = "", several: bool = False) -> Decision:
@@ -168,10 +169,4 @@ class Decisions:
                 and (owed_by is None or values.fold(d.owed_by) == values.fold(owed_by))]
 
     def _next_id(self) -> str:
-        """D1, D2...: one more than the highest number in the tab (scanned once a turn, not
-        once a new decision: a turn owing thousands of decisions stays linear)."""
-        if self._last_id is None:
-            self._last_id = max((int(d.id[1:]) for d in self.rows if d.id[1:].isdigit()),
-                                default=0)
-        self._last_id += 1
-        return f"D{self._last_id}"
+        return self._numbering.next(d.id for d in self.rows)

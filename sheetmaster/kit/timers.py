@@ -173,8 +173,9 @@ class Timers:
     layout: TimerLayout | None = None
     #: the timers this turn has counted down (a pause this turn gives the count back).
     _counted: set[str] = field(default_factory=set, repr=False)
-    #: the highest timer number given so far (found once, then counted on: issue 26.1)
-    _last_id: int | None = field(default=None, repr=False)
+    #: T1, T2...: the next id, the rows' read once (:class:`values.Numbering`)
+    _numbering: values.Numbering = field(default_factory=lambda: values.Numbering("T"),
+                                         repr=False)
     #: (kind, key) -> value -> the timers of that kind about it, and how many rows it has
     #: read: :meth:`about` (a timer's kind, subject and data are set at its start)
     _about: dict[tuple[str, str], tuple[dict[str, list[Timer]], int]] = field(
@@ -306,10 +307,4 @@ class Timers:
         return self.rows
 
     def _next_id(self) -> str:
-        """T1, T2...: one more than the highest number in the tab (scanned once a turn, not
-        once a new timer: a turn starting thousands of processes stays linear)."""
-        if self._last_id is None:
-            self._last_id = max((int(t.id[1:]) for t in self.rows if t.id[1:].isdigit()),
-                                default=0)
-        self._last_id += 1
-        return f"T{self._last_id}"
+        return self._numbering.next(t.id for t in self.rows)

@@ -240,6 +240,25 @@ def plural_word(noun: str) -> str:
     return noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
 
 
+class Numbering:
+    """Row ids 'T1', 'T2'... (a prefix and a number): each new one is one more than the highest
+    number the rows have, those read once and then counted on, so a turn adding thousands of
+    rows stays linear (issue 26.1)."""
+
+    __slots__ = ("prefix", "last")
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix, self.last = prefix, None
+
+    def next(self, ids: Iterable[str]) -> str:
+        """The next id; ``ids`` (the rows' own, lazily) are read the first time only."""
+        if self.last is None:
+            digits = (i[len(self.prefix):] for i in ids)
+            self.last = max((int(d) for d in digits if d.isdigit()), default=0)
+        self.last += 1
+        return f"{self.prefix}{self.last}"
+
+
 def plural(count: int, word: str, many: str | None = None) -> str:
     """A count and its noun: '1 army', '3 armies', '0 armies'; ``many`` where the plural is
     not regular ('1 die', '2 dice')."""

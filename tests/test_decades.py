@@ -333,3 +333,60 @@ def test_a_new_state_takes_the_first_name_no_state_has_in_any_spelling():
     assert world.free_state_name("castile") == "castile (2)"
     world.add_state(replace(world.states["Poland"], name="Castile (2)"))
     assert world.free_state_name("CASTILE") == "CASTILE (3)" and "Castile (2)" in world.states
+
+
+def test_who_names_whom_and_who_is_allied_follow_every_change_as_a_scan_finds_them():
+    """decades' satellites, unions, alliances and free union partners come from indexes kept
+    by the world's methods (issue 26.1: a scan of every state or alliance each time): after
+    random changes they are what the scans they replace find."""
+    import random
+    from dataclasses import replace
+
+    from sheetmaster.engine.turn import prepare
+    from sheetmaster.rules.decades.tables import Alliance
+
+    tables, orders, settings = DECADES.example()
+    world = prepare(DECADES, build_state(DECADES, tables, orders, settings=settings)).world
+    rng = random.Random(11)
+
+    def scanned(state):
+        alive = [s for s in world.states.values() if s.alive]
+        seniors = {s.union_with for s in alive if s.union_with}
+        return ([s for s in alive if s.overlord == state.name],
+                [s for s in alive if s.union_with == state.name],
+                next((a for a in world.alliances.values() if state.name in a.members
+                      and len(a.members) > 1), None),
+                [a for a in world.alliances.values() if state.name in a.members],
+                [s for s in alive if not s.player and not s.union_with
+                 and s.name not in seniors])
+
+    def indexed(state):
+        return (world.satellites(state), world.unions(state), world.alliance_of(state),
+                world.alliances_listing(state.name), world.free_partners())
+
+    changes = 0
+    for step in range(400):
+        names = list(world.states)
+        state, other = (world.states[rng.choice(names)] for _ in range(2))
+        alliance = rng.choice(list(world.alliances.values()))
+        change = rng.randrange(8)
+        if change == 0:
+            world.set_overlord(state, rng.choice(["", other.name]))
+        elif change == 1:
+            world.set_union(state, rng.choice(["", other.name]))
+        elif change == 2:
+            world.add_state(replace(state, name=f"New {step}", status=""))
+        elif change == 3 and state.alive:
+            world.mark_gone(state, "gone (a test)")
+        elif change == 4:
+            world.join_alliance(alliance, state.name)
+        elif change == 5 and alliance.members:
+            world.leave_alliance(alliance, rng.choice(alliance.members))
+        elif change == 6:
+            world.set_members(alliance, rng.sample(names, rng.randrange(3)))
+        elif change == 7:
+            world.add_alliance(Alliance(f"Pact {step}", 0, [state.name, other.name], ""))
+        changes += 1
+        for each in (state, other, *rng.sample(list(world.states.values()), 3)):
+            assert indexed(each) == scanned(each), (step, change, each.name)
+    assert changes > 300 and any(world.satellites(s) for s in world.states.values())

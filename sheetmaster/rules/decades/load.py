@@ -212,8 +212,7 @@ def _circle(world: DecadesWorld, state: State, attr: str) -> bool:
 def _check_alliance(world: DecadesWorld, alliance, problems: Problems) -> None:
     for member in alliance.members:
         state = world.states[member]
-        other = next((a for a in world.alliances.values() if a is not alliance
-                      and member in a.members), None)
+        other = next((a for a in world.alliances_listing(member) if a is not alliance), None)
         if not state.alive:
             problems.add(ALLIANCES.tab, alliance.row, "members", f"'{member}' is gone")
         elif world.tribal(state):

@@ -69,6 +69,19 @@ class DecadesWorld(World):
     warnings: list[str] = field(default_factory=list)
     #: every state's name folded (built when first asked, kept as states are added)
     _state_folds: set[str] | None = field(default=None, repr=False)
+    #: who names whom (issue 26.1: satellites, unions and a dead state's ties scanned every
+    #: state): "overlord" / "union_with" -> a state's name -> the states (live or gone) whose
+    #: field names it; built when first asked, kept by :meth:`set_overlord` / :meth:`set_union`
+    _named_by: dict[str, dict[str, set[str]]] | None = field(default=None, repr=False)
+    #: each state's place in the States tab (built when first asked, kept by add_state)
+    _rank: dict[str, int] | None = field(default=None, repr=False)
+    #: a state -> the alliances listing it, in the tab's order (issue 26.1: alliance_of
+    #: scanned every alliance); built when first asked, kept by the alliance methods below
+    _alliances_of: dict[str, list[Alliance]] | None = field(default=None, repr=False)
+    #: bumped by every change :meth:`free_partners` depends on (a union, a state added or
+    #: gone), and that list as of a version
+    _version: int = field(default=0, repr=False)
+    _free: tuple[int, list[State]] | None = field(default=None, repr=False)
 
     # -- names -----------------------------------------------------------------------------
 
@@ -101,6 +114,18 @@ class DecadesWorld(World):
         self.states[state.name] = state
         if self._state_folds is not None:
             self._state_folds.add(values.fold(state.name))
+        if self._rank is not None:
+            self._rank.setdefault(state.name, len(self._rank))
+        if self._named_by is not None:
+            for attr, named in self._named_by.items():
+                if getattr(state, attr):
+                    named.setdefault(getattr(state, attr), set()).add(state.name)
+        self._version += 1
+
+    def mark_gone(self, state: State, status: str) -> None:
+        """The state is no more (its row stays, with this status)."""
+        state.status = status
+        self._version += 1
 
     def alive(self) -> Iterator[State]:
         return (s for s in list(self.states.values()) if s.alive)
@@ -131,20 +156,120 @@ class DecadesWorld(World):
     def enlightened(self, state: State) -> bool:
         return self.has_tech(state, ENLIGHTENMENT)
 
+    # -- alliances: every change of members through these, which keep the index -----------
+
+    def alliances_listing(self, name: str) -> list[Alliance]:
+        """The alliances whose members list ``name`` (whatever their size), in the tab's
+        order."""
+        if self._alliances_of is None:
+            self._alliances_of = {}
+            for alliance in self.alliances.values():
+                for member in dict.fromkeys(alliance.members):
+                    self._alliances_of.setdefault(member, []).append(alliance)
+        return self._alliances_of.get(name, [])
+
     def alliance_of(self, state: State) -> Alliance | None:
-        return next((a for a in self.alliances.values() if state.name in a.members
-                     and len(a.members) > 1), None)
+        return next((a for a in self.alliances_listing(state.name) if len(a.members) > 1),
+                    None)
 
     def allies(self, state: State) -> list[State]:
         alliance = self.alliance_of(state)
         return [self.states[m] for m in alliance.members if m != state.name
                 and self.states[m].alive] if alliance else []
 
+    def add_alliance(self, alliance: Alliance) -> None:
+        self.alliances[alliance.name] = alliance
+        for member in alliance.members:
+            self._listed(alliance, member)
+
+    def join_alliance(self, alliance: Alliance, name: str) -> None:
+        alliance.members.append(name)
+        self._listed(alliance, name)
+
+    def leave_alliance(self, alliance: Alliance, name: str) -> None:
+        alliance.members.remove(name)
+        if name not in alliance.members:
+            self._unlisted(alliance, name)
+
+    def set_members(self, alliance: Alliance, names: list[str]) -> None:
+        """The alliance's members become ``names`` (none: it is dissolved)."""
+        was = dict.fromkeys(alliance.members)
+        alliance.members[:] = names
+        for member in was:
+            if member not in names:
+                self._unlisted(alliance, member)
+        for member in names:
+            self._listed(alliance, member)
+
+    def _listed(self, alliance: Alliance, name: str) -> None:
+        if self._alliances_of is None:
+            return
+        listing = self._alliances_of.setdefault(name, [])
+        if not any(a is alliance for a in listing):
+            listing.append(alliance)
+            if len(listing) > 1:  # a state in two alliances, only as a slip: the tab's order
+                order = {key: n for n, key in enumerate(self.alliances)}
+                listing.sort(key=lambda a: order[a.name])
+
+    def _unlisted(self, alliance: Alliance, name: str) -> None:
+        if self._alliances_of is not None:
+            self._alliances_of[name] = [a for a in self._alliances_of.get(name, [])
+                                        if a is not alliance]
+
+    # -- satellites and personal unions: every change through these, which keep the index --
+
+    def set_overlord(self, state: State, overlord: str) -> None:
+        self._point(state, "overlord", overlord)
+
+    def set_union(self, state: State, senior: str) -> None:
+        """``state`` enters a personal union with ``senior`` ('' = it leaves its own)."""
+        self._point(state, "union_with", senior)
+        self._version += 1
+
+    def _point(self, state: State, attr: str, name: str) -> None:
+        named = self._named(attr)
+        was = getattr(state, attr)
+        if was:
+            named.get(was, set()).discard(state.name)
+        if name:
+            named.setdefault(name, set()).add(state.name)
+        setattr(state, attr, name)
+
+    def _named(self, attr: str) -> dict[str, set[str]]:
+        if self._named_by is None:
+            self._named_by = {"overlord": {}, "union_with": {}}
+            for state in self.states.values():
+                for key, named in self._named_by.items():
+                    if getattr(state, key):
+                        named.setdefault(getattr(state, key), set()).add(state.name)
+        return self._named_by[attr]
+
+    def naming(self, attr: str, state: State) -> list[State]:
+        """The states (live or gone) whose ``attr`` ("overlord", "union_with") names
+        ``state``, in the States tab's order."""
+        names = self._named(attr).get(state.name)
+        if not names:
+            return []
+        if len(names) > 1 and self._rank is None:
+            self._rank = {name: n for n, name in enumerate(self.states)}
+        return [self.states[n] for n in sorted(names, key=lambda n: self._rank[n])] \
+            if len(names) > 1 else [self.states[n] for n in names]
+
     def satellites(self, state: State) -> list[State]:
-        return [s for s in self.alive() if s.overlord == state.name]
+        return [s for s in self.naming("overlord", state) if s.alive]
 
     def unions(self, state: State) -> list[State]:
-        return [s for s in self.alive() if s.union_with == state.name]
+        return [s for s in self.naming("union_with", state) if s.alive]
+
+    def free_partners(self) -> list[State]:
+        """§10: the live states no player plays and in no personal union (on either side),
+        in the tab's order: those a Feudal Monarchy's union may take (issue 26.1: found once
+        while no union, new state or gone state changes them, not once a union rolled)."""
+        if self._free is None or self._free[0] != self._version:
+            seniors = {s.union_with for s in self.alive() if s.union_with}
+            self._free = (self._version, [s for s in self.alive() if not s.player and not
+                                          s.union_with and s.name not in seniors])
+        return self._free[1]
 
     # -- provinces and values ------------------------------------------------------------------
 

@@ -357,12 +357,12 @@ def test_who_names_whom_and_who_is_allied_follow_every_change_as_a_scan_finds_th
                 next((a for a in world.alliances.values() if state.name in a.members
                       and len(a.members) > 1), None),
                 [a for a in world.alliances.values() if state.name in a.members],
-                [s for s in alive if not s.player and not s.union_with
-                 and s.name not in seniors])
+                [s.name for s in alive if s is not state and not s.player and not s.union_with
+                 and s.name not in seniors and s.name != state.overlord])
 
     def indexed(state):
         return (world.satellites(state), world.unions(state), world.alliance_of(state),
-                world.alliances_listing(state.name), world.free_partners())
+                world.alliances_listing(state.name), world.union_partners(state))
 
     changes = 0
     for step in range(400):

@@ -81,7 +81,7 @@ class DecadesWorld(World):
     #: bumped by every change :meth:`free_partners` depends on (a union, a state added or
     #: gone), and that list as of a version
     _version: int = field(default=0, repr=False)
-    _free: tuple[int, list[State]] | None = field(default=None, repr=False)
+    _free: tuple[int, list[str]] | None = field(default=None, repr=False)
 
     # -- names -----------------------------------------------------------------------------
 
@@ -261,15 +261,24 @@ class DecadesWorld(World):
     def unions(self, state: State) -> list[State]:
         return [s for s in self.naming("union_with", state) if s.alive]
 
-    def free_partners(self) -> list[State]:
+    def free_partners(self) -> list[str]:
         """§10: the live states no player plays and in no personal union (on either side),
-        in the tab's order: those a Feudal Monarchy's union may take (issue 26.1: found once
-        while no union, new state or gone state changes them, not once a union rolled)."""
+        in the tab's order (issue 26.1: found once while no union, new state or gone state
+        changes them, not once a union rolled)."""
         if self._free is None or self._free[0] != self._version:
             seniors = {s.union_with for s in self.alive() if s.union_with}
-            self._free = (self._version, [s for s in self.alive() if not s.player and not
-                                          s.union_with and s.name not in seniors])
-        return self._free[1]
+            self._free = (self._version, [s.name for s in self.alive() if not s.player and
+                                          not s.union_with and s.name not in seniors])
+        return list(self._free[1])
+
+    def union_partners(self, state: State) -> list[str]:
+        """Those a Feudal Monarchy's personal union may take (§10, F52): the free partners
+        but itself and its overlord."""
+        partners = self.free_partners()
+        for taken in {state.name, state.overlord}:
+            if taken in partners:
+                partners.remove(taken)
+        return partners
 
     # -- provinces and values ------------------------------------------------------------------
 

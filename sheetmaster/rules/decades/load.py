@@ -250,10 +250,17 @@ def _state_columns(world: DecadesWorld, states: list[State]) -> dict[str, list[A
 
 
 def _paid_columns(world: DecadesWorld, provinces: list) -> dict[str, list[Any]]:
-    """What each province's colonization and conversions have been paid so far."""
-    return {column: [values.number_cell(world.paid.get(p.name, {}).get(kind, Decimal(0)))
-                     or None for p in provinces]
-            for column, kind in PAID_COLUMNS.items()}
+    """What each province's colonization and conversions have been paid so far (issue 26.1:
+    blank unless paid, one look-up a province, not a look-up and a cell each column)."""
+    columns: dict[str, list[Any]] = {column: [None] * len(provinces) for column in PAID_COLUMNS}
+    if not world.paid:
+        return columns
+    for n, province in enumerate(provinces):
+        paid = world.paid.get(province.name)
+        if paid:
+            for column, kind in PAID_COLUMNS.items():
+                columns[column][n] = values.number_cell(paid.get(kind, Decimal(0))) or None
+    return columns
 
 
 #: the tabs written back after every turn

@@ -69,6 +69,9 @@ class DecadesWorld(World):
     warnings: list[str] = field(default_factory=list)
     #: every state's name folded (built when first asked, kept as states are added)
     _state_folds: set[str] | None = field(default=None, repr=False)
+    #: the provinces' and continents' names, which no turn changes (issue 26.1: made once,
+    #: not for each reader of orders)
+    _place_names: tuple[values.Names, values.Names] | None = field(default=None, repr=False)
     #: who names whom (issue 26.1: satellites, unions and a dead state's ties scanned every
     #: state): "overlord" / "union_with" -> a state's name -> the states (live or gone) whose
     #: field names it; built when first asked, kept by :meth:`set_overlord` / :meth:`set_union`
@@ -86,12 +89,15 @@ class DecadesWorld(World):
     # -- names -----------------------------------------------------------------------------
 
     def names(self) -> dict[str, values.Names]:
-        continents = dict.fromkeys(p.continent for p in self.provinces.values())
-        return {"player": values.Names(self.states), "province": values.Names(self.provinces),
+        if self._place_names is None:
+            continents = dict.fromkeys(p.continent for p in self.provinces.values())
+            self._place_names = (values.Names(self.provinces), values.Names(continents))
+        provinces, continents = self._place_names
+        return {"player": values.Names(self.states), "province": provinces,
                 "government": values.Names(self.governments),
                 "religion": values.Names(self.religions),
                 "culture": values.Names(self.cultures),
-                "continent": values.Names(continents)}
+                "continent": continents}
 
     def emails(self) -> dict[str, str]:
         """Each state's orders come from its controller's player (form intake)."""

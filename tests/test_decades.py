@@ -390,3 +390,13 @@ def test_who_names_whom_and_who_is_allied_follow_every_change_as_a_scan_finds_th
         for each in (state, other, *rng.sample(list(world.states.values()), 3)):
             assert indexed(each) == scanned(each), (step, change, each.name)
     assert changes > 300 and any(world.satellites(s) for s in world.states.values())
+    # a union's senior partner freed by its junior's end; a state added as a senior already
+    free = [s for s in world.states.values() if s.alive and not s.player][:3]
+    world.set_union(free[0], free[1].name)
+    world.set_union(free[2], "Later")
+    assert free[1].name not in world.union_partners(free[2])
+    world.mark_gone(free[0], "gone (a test)")
+    assert free[1].name in world.union_partners(free[2])
+    world.add_state(replace(free[2], name="Later", union_with=""))
+    for each in (*free, world.states["Later"]):
+        assert indexed(each) == scanned(each), each.name

@@ -81,8 +81,8 @@ class DecadesWorld(World):
     #: a state -> the alliances listing it, in the tab's order (issue 26.1: alliance_of
     #: scanned every alliance); built when first asked, kept by the alliance methods below
     _alliances_of: dict[str, list[Alliance]] | None = field(default=None, repr=False)
-    #: bumped by every change :meth:`free_partners` depends on (a union, a state added or
-    #: gone), and that list as of a version
+    #: :meth:`free_partners` as of a version, bumped by a union made or ended (a state added
+    #: or gone is added to or taken from the list, unless it is a union's junior partner)
     _version: int = field(default=0, repr=False)
     _free: tuple[int, list[str]] | None = field(default=None, repr=False)
 
@@ -126,12 +126,18 @@ class DecadesWorld(World):
             for attr, named in self._named_by.items():
                 if getattr(state, attr):
                     named.setdefault(getattr(state, attr), set()).add(state.name)
-        self._version += 1
+        if state.union_with:  # its senior partner is taken now
+            self._version += 1
+        elif self._free_now() and state.alive and not state.player and not self.unions(state):
+            self._free[1].append(state.name)
 
     def mark_gone(self, state: State, status: str) -> None:
         """The state is no more (its row stays, with this status)."""
         state.status = status
-        self._version += 1
+        if state.union_with:  # its senior partner may be free now
+            self._version += 1
+        elif self._free_now() and state.name in self._free[1]:
+            self._free[1].remove(state.name)
 
     def alive(self) -> Iterator[State]:
         return (s for s in list(self.states.values()) if s.alive)
@@ -271,11 +277,14 @@ class DecadesWorld(World):
         """§10: the live states no player plays and in no personal union (on either side),
         in the tab's order (issue 26.1: found once while no union, new state or gone state
         changes them, not once a union rolled)."""
-        if self._free is None or self._free[0] != self._version:
+        if not self._free_now():
             seniors = {s.union_with for s in self.alive() if s.union_with}
             self._free = (self._version, [s.name for s in self.alive() if not s.player and
                                           not s.union_with and s.name not in seniors])
         return list(self._free[1])
+
+    def _free_now(self) -> bool:
+        return self._free is not None and self._free[0] == self._version
 
     def union_partners(self, state: State) -> list[str]:
         """Those a Feudal Monarchy's personal union may take (§10, F52): the free partners

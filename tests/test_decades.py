@@ -400,3 +400,24 @@ def test_who_names_whom_and_who_is_allied_follow_every_change_as_a_scan_finds_th
     world.add_state(replace(free[2], name="Later", union_with=""))
     for each in (*free, world.states["Later"]):
         assert indexed(each) == scanned(each), each.name
+
+
+def test_a_states_provinces_follow_every_change_of_hands_as_its_holdings_list_them():
+    """provinces_of keeps each state's list until a province changes hands (issue 26.1: a
+    look-up among every province each time): after random cessions it is what the holdings
+    list."""
+    import random
+
+    from sheetmaster.engine.turn import prepare
+
+    tables, orders, settings = DECADES.example()
+    world = prepare(DECADES, build_state(DECADES, tables, orders, settings=settings)).world
+    rng = random.Random(5)
+    states, provinces = list(world.states.values()), list(world.provinces.values())
+    for _ in range(300):
+        world.set_owner(rng.choice(provinces), rng.choice(["", *(s.name for s in states)]))
+        for state in rng.sample(states, 4):
+            held = world.provinces_of(state)
+            assert held == [world.provinces[p] for p in world.holdings.of(state.name)]
+            held.clear()  # the caller's copy
+    assert sum(len(world.provinces_of(s)) for s in states) > 0

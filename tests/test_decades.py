@@ -344,6 +344,7 @@ def test_who_names_whom_and_who_is_allied_follow_every_change_as_a_scan_finds_th
 
     from sheetmaster.engine.turn import prepare
     from sheetmaster.rules.decades.tables import Alliance
+    from sheetmaster.rules.decades.world import same
 
     tables, orders, settings = DECADES.example()
     world = prepare(DECADES, build_state(DECADES, tables, orders, settings=settings)).world
@@ -389,6 +390,9 @@ def test_who_names_whom_and_who_is_allied_follow_every_change_as_a_scan_finds_th
         changes += 1
         for each in (state, other, *rng.sample(list(world.states.values()), 3)):
             assert indexed(each) == scanned(each), (step, change, each.name)
+        for name in (alliance.name.upper(), f" pact  {step} ", "No Such Pact"):
+            assert world.alliance_named(name) is next(
+                (a for a in world.alliances.values() if same(a.name, name)), None)
     assert changes > 300 and any(world.satellites(s) for s in world.states.values())
     # a union's senior partner freed by its junior's end; a state added as a senior already
     free = [s for s in world.states.values() if s.alive and not s.player][:3]

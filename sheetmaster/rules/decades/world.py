@@ -83,6 +83,8 @@ class DecadesWorld(World):
     #: a state -> the alliances listing it, in the tab's order (issue 26.1: alliance_of
     #: scanned every alliance); built when first asked, kept by the alliance methods below
     _alliances_of: dict[str, list[Alliance]] | None = field(default=None, repr=False)
+    #: an alliance's name folded -> the first alliance so named (:meth:`alliance_named`)
+    _alliance_folds: dict[str, Alliance] | None = field(default=None, repr=False)
     #: :meth:`free_partners` as of a version, bumped by a union made or ended (a state added
     #: or gone is added to or taken from the list, unless it is a union's junior partner)
     _version: int = field(default=0, repr=False)
@@ -191,8 +193,19 @@ class DecadesWorld(World):
         return [self.states[m] for m in alliance.members if m != state.name
                 and self.states[m].alive] if alliance else []
 
+    def alliance_named(self, name: str) -> Alliance | None:
+        """The first alliance whose name folds as ``name`` does (issue 26.1: one look-up, not
+        a scan of every alliance for each alliance formed)."""
+        if self._alliance_folds is None:
+            self._alliance_folds = {}
+            for alliance in self.alliances.values():
+                self._alliance_folds.setdefault(values.fold(alliance.name), alliance)
+        return self._alliance_folds.get(values.fold(name))
+
     def add_alliance(self, alliance: Alliance) -> None:
         self.alliances[alliance.name] = alliance
+        if self._alliance_folds is not None:
+            self._alliance_folds.setdefault(values.fold(alliance.name), alliance)
         for member in alliance.members:
             self._listed(alliance, member)
 
@@ -337,7 +350,7 @@ class DecadesWorld(World):
         holds more now, since only improving stability removes it (F44). Above 1 it never
         holds: improving stability is the only way up from 1."""
         return state.stability == 1 and (state.collapse or
-                                         len(self.holdings.of(state.name)) == 1)
+                                         self.holdings.count(state.name) == 1)
 
     def set_owner(self, province: Province, owner: str) -> str:
         previous = self.holdings.set_owner(province, owner)

@@ -11,7 +11,7 @@ from sheetmaster.rules.common.agreements import Offers
 from .. import reasons
 from ..orders import ACCEPT_PROVINCE, ACCEPT_SATELLITE, ALLY, BECOME_SATELLITE, CEDE
 from ..tables import Alliance, State
-from ..world import DecadesWorld, same
+from ..world import DecadesWorld
 from .common import GUARDS
 from .turmoil import settle
 
@@ -106,7 +106,7 @@ def _ally(ctx: Context, world: DecadesWorld, offer: Order, answer: Order) -> str
         return f"{newcomer.name} joins {joined.name}"
     name = offer.fields.get("alliance") or answer.fields.get("alliance") or \
         f"{a.name}-{b.name} alliance"
-    alliance = next((x for x in world.alliances.values() if same(x.name, name)), None)
+    alliance = world.alliance_named(name)
     if alliance is None:
         alliance = Alliance(name, 0, [], "")
         world.add_alliance(alliance)

@@ -66,7 +66,7 @@ def lower_stability(ctx: Context, state: State, levels: int, why: str) -> None:
     world = world_of(ctx)
     was, state.stability = state.stability, max(1, state.stability - levels)
     ctx.emit(state.name, "stability", f"{why}: stability {was} -> {state.stability}")
-    if state.stability == 1 and was > 1 and len(world.holdings.of(state.name)) == 1 and \
+    if state.stability == 1 and was > 1 and world.holdings.count(state.name) == 1 and \
             not state.collapse:
         state.collapse = True
         ctx.emit(state.name, "stability", f"{state.name}, a single-province state, falls to "

@@ -425,3 +425,41 @@ def test_a_states_provinces_follow_every_change_of_hands_as_its_holdings_list_th
             assert held == [world.provinces[p] for p in world.holdings.of(state.name)]
             held.clear()  # the caller's copy
     assert sum(len(world.provinces_of(s)) for s in states) > 0
+
+
+def test_a_tribes_open_civilizing_decision_is_found_as_a_scan_of_the_open_ones_finds_it():
+    """civilizing reads the open decisions once a turn and keeps those owed after (issue
+    26.1: a scan of every decision for each tribe asked about): it finds what the scan
+    finds, the first open one of its kind naming the state."""
+    import random
+    from types import SimpleNamespace
+
+    from sheetmaster.engine.turn import prepare
+    from sheetmaster.kit import data_text, parse_data
+    from sheetmaster.kit.decisions import OPEN, Decision, Decisions
+    from sheetmaster.rules.decades.phases.tech import (
+        CIVILIZED_DECISION,
+        civilizing,
+        owe_civilized_government,
+    )
+
+    tables, orders, settings = DECADES.example()
+    world = prepare(DECADES, build_state(DECADES, tables, orders, settings=settings)).world
+    rng = random.Random(3)
+    states = list(world.states.values())
+    rows = [Decision(f"D{n}", rng.choice([CIVILIZED_DECISION, "government"]), "GM", "?",
+                     ("a",), "a", 2, "", rng.choice([OPEN, "done"]),
+                     data_text({"state": rng.choice(states).name}), False)
+            for n in range(30)]
+    ctx = SimpleNamespace(world=world, decisions=Decisions(2, rows), turn=2,
+                          emit=lambda *a, **k: None)
+
+    def scanned(state):
+        return next((d for d in ctx.decisions.open() if d.kind == CIVILIZED_DECISION
+                     and parse_data(d.data).get("state") == state.name), None)
+
+    for _ in range(20):
+        for state in states:
+            assert civilizing(ctx, state) is scanned(state), state.name
+        owe_civilized_government(ctx, rng.choice(states), "a test")
+    assert sum(civilizing(ctx, s) is not None for s in states) > len(states) // 2

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
-from sheetmaster.kit import GM, MapGraph, World, values
+from sheetmaster.kit import GM, Decision, MapGraph, World, values
 from sheetmaster.rules.common.ownership import Holdings
 
 from .tables import (
@@ -69,6 +69,9 @@ class DecadesWorld(World):
     warnings: list[str] = field(default_factory=list)
     #: every state's name folded (built when first asked, kept as states are added)
     _state_folds: set[str] | None = field(default=None, repr=False)
+    #: a tribe -> its open decision naming its civilized government (read once a turn by
+    #: :func:`.phases.tech.civilizing`, kept as decisions are owed)
+    civilizing: dict[str, Decision] | None = field(default=None, repr=False)
     #: a state -> its provinces (:meth:`provinces_of`), dropped as one changes hands
     _held: dict[str, list[Province]] = field(default_factory=dict, repr=False)
     #: the provinces' and continents' names, which no turn changes (issue 26.1: made once,

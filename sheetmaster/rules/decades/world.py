@@ -28,7 +28,8 @@ TRIBAL_STABILITY = 2
 
 
 def same(a: str, b: str) -> bool:
-    return values.fold(a) == values.fold(b)
+    """The same name however spelt (issue 26.1: one spelling is the same without folding)."""
+    return a == b or values.fold(a) == values.fold(b)
 
 
 #: F17: words that do not count as shared.
@@ -334,8 +335,12 @@ class DecadesWorld(World):
 
     def share(self, state: State, test: Callable[[Province], bool]) -> Fraction:
         """The share of the state's economic value in provinces passing ``test``."""
-        base = self.economic_value(state)
-        part = sum(self.value(p) for p in self.provinces_of(state) if test(p))
+        base = part = 0
+        for province in self.provinces_of(state):  # one pass (issue 26.1)
+            worth = self.value(province)
+            base += worth
+            if test(province):
+                part += worth
         return Fraction(part, base) if base else Fraction(0)
 
     def mismatched(self, state: State, province: Province) -> bool:

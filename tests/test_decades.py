@@ -348,3 +348,133 @@ def test_a_new_state_takes_the_first_name_no_state_has_in_any_spelling():
     assert world.free_state_name("castile") == "castile (2)"
     world.add_state(replace(world.states["Poland"], name="Castile (2)"))
     assert world.free_state_name("CASTILE") == "CASTILE (3)" and "Castile (2)" in world.states
+
+
+def test_who_names_whom_and_who_is_allied_follow_every_change_as_a_scan_finds_them():
+    """decades' satellites, unions, alliances and free union partners come from indexes kept
+    by the world's methods (issue 26.1: a scan of every state or alliance each time): after
+    random changes they are what the scans they replace find."""
+    import random
+    from dataclasses import replace
+
+    from sheetmaster.engine.turn import prepare
+    from sheetmaster.rules.decades.tables import Alliance
+    from sheetmaster.rules.decades.world import same
+
+    tables, orders, settings = DECADES.example()
+    world = prepare(DECADES, build_state(DECADES, tables, orders, settings=settings)).world
+    rng = random.Random(11)
+
+    def scanned(state):
+        alive = [s for s in world.states.values() if s.alive]
+        seniors = {s.union_with for s in alive if s.union_with}
+        return ([s for s in alive if s.overlord == state.name],
+                [s for s in alive if s.union_with == state.name],
+                next((a for a in world.alliances.values() if state.name in a.members
+                      and len(a.members) > 1), None),
+                [a for a in world.alliances.values() if state.name in a.members],
+                [s.name for s in alive if s is not state and not s.player and not s.union_with
+                 and s.name not in seniors and s.name != state.overlord])
+
+    def indexed(state):
+        return (world.satellites(state), world.unions(state), world.alliance_of(state),
+                world.alliances_listing(state.name), world.union_partners(state))
+
+    changes = 0
+    for step in range(400):
+        names = list(world.states)
+        state, other = (world.states[rng.choice(names)] for _ in range(2))
+        alliance = rng.choice(list(world.alliances.values()))
+        change = rng.randrange(8)
+        if change == 0:
+            world.set_overlord(state, rng.choice(["", other.name]))
+        elif change == 1:
+            world.set_union(state, rng.choice(["", other.name]))
+        elif change == 2:
+            world.add_state(replace(state, name=f"New {step}", status=""))
+        elif change == 3 and state.alive:
+            world.mark_gone(state, "gone (a test)")
+        elif change == 4:
+            world.join_alliance(alliance, state.name)
+        elif change == 5 and alliance.members:
+            world.leave_alliance(alliance, rng.choice(alliance.members))
+        elif change == 6:
+            world.set_members(alliance, rng.sample(names, rng.randrange(3)))
+        elif change == 7:
+            world.add_alliance(Alliance(f"Pact {step}", 0, [state.name, other.name], ""))
+        changes += 1
+        for each in (state, other, *rng.sample(list(world.states.values()), 3)):
+            assert indexed(each) == scanned(each), (step, change, each.name)
+        for name in (alliance.name.upper(), f" pact  {step} ", "No Such Pact"):
+            assert world.alliance_named(name) is next(
+                (a for a in world.alliances.values() if same(a.name, name)), None)
+    assert changes > 300 and any(world.satellites(s) for s in world.states.values())
+    # a union's senior partner freed by its junior's end; a state added as a senior already
+    free = [s for s in world.states.values() if s.alive and not s.player][:3]
+    world.set_union(free[0], free[1].name)
+    world.set_union(free[2], "Later")
+    assert free[1].name not in world.union_partners(free[2])
+    world.mark_gone(free[0], "gone (a test)")
+    assert free[1].name in world.union_partners(free[2])
+    world.add_state(replace(free[2], name="Later", union_with=""))
+    for each in (*free, world.states["Later"]):
+        assert indexed(each) == scanned(each), each.name
+
+
+def test_a_states_provinces_follow_every_change_of_hands_as_its_holdings_list_them():
+    """provinces_of keeps each state's list until a province changes hands (issue 26.1: a
+    look-up among every province each time): after random cessions it is what the holdings
+    list."""
+    import random
+
+    from sheetmaster.engine.turn import prepare
+
+    tables, orders, settings = DECADES.example()
+    world = prepare(DECADES, build_state(DECADES, tables, orders, settings=settings)).world
+    rng = random.Random(5)
+    states, provinces = list(world.states.values()), list(world.provinces.values())
+    for _ in range(300):
+        world.set_owner(rng.choice(provinces), rng.choice(["", *(s.name for s in states)]))
+        for state in rng.sample(states, 4):
+            held = world.provinces_of(state)
+            assert held == [world.provinces[p] for p in world.holdings.of(state.name)]
+            held.clear()  # the caller's copy
+    assert sum(len(world.provinces_of(s)) for s in states) > 0
+
+
+def test_a_tribes_open_civilizing_decision_is_found_as_a_scan_of_the_open_ones_finds_it():
+    """civilizing reads the open decisions once a turn and keeps those owed after (issue
+    26.1: a scan of every decision for each tribe asked about): it finds what the scan
+    finds, the first open one of its kind naming the state."""
+    import random
+    from types import SimpleNamespace
+
+    from sheetmaster.engine.turn import prepare
+    from sheetmaster.kit import data_text, parse_data
+    from sheetmaster.kit.decisions import OPEN, Decision, Decisions
+    from sheetmaster.rules.decades.phases.tech import (
+        CIVILIZED_DECISION,
+        civilizing,
+        owe_civilized_government,
+    )
+
+    tables, orders, settings = DECADES.example()
+    world = prepare(DECADES, build_state(DECADES, tables, orders, settings=settings)).world
+    rng = random.Random(3)
+    states = list(world.states.values())
+    rows = [Decision(f"D{n}", rng.choice([CIVILIZED_DECISION, "government"]), "GM", "?",
+                     ("a",), "a", 2, "", rng.choice([OPEN, "done"]),
+                     data_text({"state": rng.choice(states).name}), False)
+            for n in range(30)]
+    ctx = SimpleNamespace(world=world, decisions=Decisions(2, rows), turn=2,
+                          emit=lambda *a, **k: None)
+
+    def scanned(state):
+        return next((d for d in ctx.decisions.open() if d.kind == CIVILIZED_DECISION
+                     and parse_data(d.data).get("state") == state.name), None)
+
+    for _ in range(20):
+        for state in states:
+            assert civilizing(ctx, state) is scanned(state), state.name
+        owe_civilized_government(ctx, rng.choice(states), "a test")
+    assert sum(civilizing(ctx, s) is not None for s in states) > len(states) // 2

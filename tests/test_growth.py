@@ -124,3 +124,24 @@ def test_the_guard_trips_on_a_quadratic_loop():
 
     assert growth(lambda n: calls(lambda: quadratic(n)), 100) > BOUND
     assert growth(lambda n: calls(lambda: linear(n)), 100) <= BOUND
+
+
+def test_decades_ties_cost_calls_in_proportion_to_the_states():
+    """decades' satellites, personal unions, alliances and union candidates asked of every
+    state (as a turn's wars, upheavals and union rolls ask them) come from indexes the world
+    keeps (issue 26.1: each was a scan of every state or alliance)."""
+    from sheetmaster.engine.turn import prepare
+
+    bench = importlib.import_module("benchmarks.decades_season")
+
+    def count(size: int) -> int:
+        ruleset = get("decades")
+        world = prepare(ruleset, _state("decades", bench.generate_game(size * bench.TILE))).world
+
+        def ask() -> None:
+            for state in list(world.states.values()):
+                world.alliance_of(state), world.allies(state), world.unions(state)
+                world.satellites(state), world.union_partners(state)
+        return calls(ask)
+
+    assert growth(count, 10) <= BOUND

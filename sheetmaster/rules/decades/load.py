@@ -207,8 +207,7 @@ def _circle(world: DecadesWorld, state: State, attr: str) -> bool:
 def _check_alliance(world: DecadesWorld, alliance, problems: Problems) -> None:
     for member in alliance.members:
         state = world.states[member]
-        other = next((a for a in world.alliances.values() if a is not alliance
-                      and member in a.members), None)
+        other = next((a for a in world.alliances_listing(member) if a is not alliance), None)
         if not state.alive:
             problems.add(ALLIANCES.tab, alliance.row, "members", f"'{member}' is gone")
         elif world.tribal(state):
@@ -246,10 +245,17 @@ def _state_columns(world: DecadesWorld, states: list[State]) -> dict[str, list[A
 
 
 def _paid_columns(world: DecadesWorld, provinces: list) -> dict[str, list[Any]]:
-    """What each province's colonization and conversions have been paid so far."""
-    return {column: [values.number_cell(world.paid.get(p.name, {}).get(kind, Decimal(0)))
-                     or None for p in provinces]
-            for column, kind in PAID_COLUMNS.items()}
+    """What each province's colonization and conversions have been paid so far (issue 26.1:
+    blank unless paid, one look-up a province, not a look-up and a cell each column)."""
+    columns: dict[str, list[Any]] = {column: [None] * len(provinces) for column in PAID_COLUMNS}
+    if not world.paid:
+        return columns
+    for n, province in enumerate(provinces):
+        paid = world.paid.get(province.name)
+        if paid:
+            for column, kind in PAID_COLUMNS.items():
+                columns[column][n] = values.number_cell(paid.get(kind, Decimal(0))) or None
+    return columns
 
 
 #: the tabs written back after every turn

@@ -263,7 +263,7 @@ def _pairs(text: str) -> list[tuple[str, str]]:
 def make_satellite(ctx: Context, loser: State | None, winner: State) -> None:
     if loser is None or not loser.alive:
         return
-    loser.overlord = winner.name
+    ctx.world.set_overlord(loser, winner.name)
     ctx.emit(winner.name, "satellite", f"{loser.name} becomes a satellite of {winner.name}")
 
 

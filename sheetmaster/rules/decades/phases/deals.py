@@ -11,7 +11,7 @@ from sheetmaster.rules.common.agreements import Offers
 from .. import reasons
 from ..orders import ACCEPT_PROVINCE, ACCEPT_SATELLITE, ALLY, BECOME_SATELLITE, CEDE
 from ..tables import Alliance, State
-from ..world import DecadesWorld, same
+from ..world import DecadesWorld
 from .common import GUARDS
 from .turmoil import settle
 
@@ -101,19 +101,19 @@ def _ally(ctx: Context, world: DecadesWorld, offer: Order, answer: Order) -> str
     joined = held[0] or held[1]
     if joined is not None:
         newcomer = b if held[0] is not None else a
-        joined.members.append(newcomer.name)
+        world.join_alliance(joined, newcomer.name)
         ctx.emit(newcomer.name, "alliance", f"{newcomer.name} joins {joined.name}")
         return f"{newcomer.name} joins {joined.name}"
     name = offer.fields.get("alliance") or answer.fields.get("alliance") or \
         f"{a.name}-{b.name} alliance"
-    alliance = next((x for x in world.alliances.values() if same(x.name, name)), None)
+    alliance = world.alliance_named(name)
     if alliance is None:
         alliance = Alliance(name, 0, [], "")
-        world.alliances[name] = alliance
+        world.add_alliance(alliance)
     elif len(alliance.members) > 1:
         return "!" + f"{alliance.name} is an alliance of {', '.join(alliance.members)}; join " \
                      f"it through one of them, or name a new alliance"
-    alliance.members[:] = [a.name, b.name]
+    world.set_members(alliance, [a.name, b.name])
     alliance.note = f"formed on turn {ctx.turn}"
     ctx.emit(a.name, "alliance", f"{a.name} and {b.name} form {alliance.name}")
     return f"{alliance.name} formed with {b.name if offer.player == a.name else a.name}"
@@ -134,7 +134,7 @@ def make_satellite(ctx: Context, world: DecadesWorld, junior: State, senior: Sta
         if at.overlord == junior.name:
             return "!" + f"{senior.name} is itself a satellite of {junior.name}"
         at = world.states[at.overlord]
-    junior.overlord = senior.name
+    world.set_overlord(junior, senior.name)
     ctx.emit(junior.name, "satellite", f"{junior.name} becomes a satellite of {senior.name} "
                                        f"({how})")
     return f"{junior.name} is a satellite of {senior.name}"

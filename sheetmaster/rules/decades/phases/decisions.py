@@ -43,7 +43,7 @@ def take_decisions(ctx: Context) -> None:
             ctx.emit(monarch.name, "union", f"{partner.name} can no longer enter a personal "
                                             f"union")
             continue
-        partner.union_with = monarch.name
+        world.set_union(partner, monarch.name)
         ctx.emit(monarch.name, "union", f"{partner.name} enters a personal union with "
                                         f"{monarch.name}, whose player now controls it")
     for decision in ctx.decisions.take(CONQUEST):

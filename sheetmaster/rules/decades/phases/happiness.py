@@ -99,7 +99,7 @@ def national_uprising(ctx: Context, state: State, provinces: list[str] | None = 
         state.national = RESET
     if not rebels or ctx.timers is None:
         return
-    running = next((t for t in ctx.timers.find(kind=UPRISING, owner=state.name)), None)
+    running = next(iter(ctx.timers.owned(UPRISING, state.name)), None)  # issue 26.1: indexed
     if running is not None:
         listed = running.details.get("provinces", "")
         merged = list(dict.fromkeys([*listed.split(", "), *rebels])) if listed else rebels

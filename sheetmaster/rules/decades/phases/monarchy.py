@@ -27,8 +27,9 @@ TRIBUTE = Decimal("0.25")
 def roll_monarchy(ctx: Context, world: DecadesWorld, state: State) -> None:
     """§10: a Monarchy's 1 in 50 interregnum (hits, no war declared next turn, F50) and a
     Feudal Monarchy's 1 in 20 personal union, whose partner the GM names (F52): any live
-    state but a player's, one in a union already or its own overlord (the senior partners
-    found in one pass, not a pass per state: issue 26.1)."""
+    state but a player's, one in a union already or its own overlord (the others found
+    once while no union or state changes them, :meth:`DecadesWorld.union_partners`, not
+    twice a union rolled: issue 26.1)."""
     government = world.government(state)
     if government.monarchy and ctx.dice.chance(1, 50, state.name, f"an interregnum in "
                                                f"{state.name}", name=f"interregnum {state.name}"):
@@ -39,10 +40,7 @@ def roll_monarchy(ctx: Context, world: DecadesWorld, state: State) -> None:
     if government.feudal and state.alive and ctx.dice.chance(
             1, 20, state.name, f"a personal union for {state.name}",
             name=f"personal union {state.name}"):
-        seniors = {s.union_with for s in world.alive() if s.union_with}
-        partners = [s.name for s in world.alive() if s is not state and not s.player
-                    and not s.union_with and s.name not in seniors
-                    and s.name != state.overlord]
+        partners = world.union_partners(state)
         if not partners or ctx.decisions is None:
             ctx.emit(state.name, "union", "a personal union, but no state to enter it")
             return

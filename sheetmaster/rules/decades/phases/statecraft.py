@@ -150,7 +150,7 @@ def release(ctx: Context, order: Order, state: State) -> None:
         ctx.resolve(order, Status.REJECTED, reasons.NOT_SATELLITE.say(state=junior.name,
                                                                       overlord=state.name))
         return
-    junior.overlord = ""
+    ctx.world.set_overlord(junior, "")
     ctx.emit(state.name, "satellite", f"{state.name} releases {junior.name}")
     ctx.resolve(order, Status.APPLIED, f"released {junior.name}")
 

@@ -97,11 +97,20 @@ def settle_land(ctx: Context, state: State) -> None:
 
 
 def civilizing(ctx: Context, state: State) -> Decision | None:
-    """The open decision of a tribe that is civilized and names its government next turn."""
+    """The open decision of a tribe that is civilized and names its government next turn
+    (issue 26.1: the open decisions read once a turn, not once a tribe is asked about: asked
+    only after the first step has taken the decisions due, so none closes later in the
+    turn, and :func:`owe_civilized_government` adds each it owes)."""
     if ctx.decisions is None:
         return None
-    return next((d for d in ctx.decisions.open() if d.kind == CIVILIZED_DECISION
-                 and parse_data(d.data).get("state") == state.name), None)
+    world = world_of(ctx)
+    if world.civilizing is None:
+        world.civilizing = {}
+        for decision in ctx.decisions.open():
+            if decision.kind == CIVILIZED_DECISION:
+                world.civilizing.setdefault(parse_data(decision.data).get("state", ""),
+                                            decision)
+    return world.civilizing.get(state.name)
 
 
 def owe_civilized_government(ctx: Context, state: State, how: str) -> None:
@@ -116,7 +125,9 @@ def owe_civilized_government(ctx: Context, state: State, how: str) -> None:
     settle_land(ctx, state)
     options = [g.name for g in world.governments.values() if not g.tribal]
     if options:
-        ctx.decisions.owe(world.owed_by(state), CIVILIZED_DECISION,
-                          f"Which government does {state.name} take as it civilizes?",
-                          options, options[0],
-                          data=data_text({"state": state.name, SETTLED_ON: ctx.turn}))
+        owed = ctx.decisions.owe(world.owed_by(state), CIVILIZED_DECISION,
+                                 f"Which government does {state.name} take as it civilizes?",
+                                 options, options[0],
+                                 data=data_text({"state": state.name, SETTLED_ON: ctx.turn}))
+        if world.civilizing is not None:
+            world.civilizing.setdefault(parse_data(owed.data).get("state", ""), owed)

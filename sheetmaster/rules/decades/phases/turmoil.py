@@ -66,7 +66,7 @@ def lower_stability(ctx: Context, state: State, levels: int, why: str) -> None:
     world = world_of(ctx)
     was, state.stability = state.stability, max(1, state.stability - levels)
     ctx.emit(state.name, "stability", f"{why}: stability {was} -> {state.stability}")
-    if state.stability == 1 and was > 1 and len(world.holdings.of(state.name)) == 1 and \
+    if state.stability == 1 and was > 1 and world.holdings.count(state.name) == 1 and \
             not state.collapse:
         state.collapse = True
         ctx.emit(state.name, "stability", f"{state.name}, a single-province state, falls to "
@@ -153,10 +153,10 @@ def end_unions(ctx: Context, state: State) -> None:
     partners = world.unions(state)
     if state.union_with:
         partners.append(world.states[state.union_with])
-        state.union_with = ""
+        world.set_union(state, "")
     for partner in partners:
         if partner.union_with == state.name:
-            partner.union_with = ""
+            world.set_union(partner, "")
         ctx.emit(state.name, "union", f"the personal union of {state.name} and {partner.name} "
                                       f"ends")
 
@@ -214,26 +214,26 @@ def fix_capital(ctx: Context, state: State) -> None:
 def gone(ctx: Context, state: State, why: str) -> None:
     """The state is no more: its row stays, marked gone; ties to it are cut."""
     world = world_of(ctx)
-    state.status = f"gone ({why}, turn {ctx.turn})"
+    world.mark_gone(state, f"gone ({why}, turn {ctx.turn})")
     ctx.emit(state.name, "gone", f"{state.name} is no more: {why}")
-    for other in world.states.values():
-        if other.overlord == state.name:
-            other.overlord = ""
-        if other.union_with == state.name:
-            other.union_with = ""
-    state.overlord = state.union_with = ""
+    for other in world.naming("overlord", state):
+        world.set_overlord(other, "")
+    for other in world.naming("union_with", state):
+        world.set_union(other, "")
+    world.set_overlord(state, "")
+    world.set_union(state, "")
     leave_alliance(ctx, state)
 
 
 def leave_alliance(ctx: Context, state: State) -> None:
-    alliance = next((a for a in world_of(ctx).alliances.values() if state.name in a.members),
-                    None)
+    world = world_of(ctx)
+    alliance = next(iter(world.alliances_listing(state.name)), None)
     if alliance is None:
         return
-    alliance.members.remove(state.name)
+    world.leave_alliance(alliance, state.name)
     ctx.emit(state.name, "alliance", f"{state.name} leaves {alliance.name}")
     if len(alliance.members) < 2:
-        alliance.members.clear()
+        world.set_members(alliance, [])
         alliance.note = f"dissolved on turn {ctx.turn}"
         ctx.emit("", "alliance", f"{alliance.name} is dissolved")
 

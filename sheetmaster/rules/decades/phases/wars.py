@@ -344,7 +344,7 @@ def _free_satellites(ctx: Context, winners: list[State], losers: list[State]) ->
         if winner.overlord in beaten:
             ctx.emit(winner.name, "satellite", f"{winner.name} beat its overlord "
                                                f"{winner.overlord}: it is a satellite no more")
-            winner.overlord = ""
+            ctx.world.set_overlord(winner, "")
 
 
 def rebel_strengths(ctx: Context) -> dict[str, Decimal]:

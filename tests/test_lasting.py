@@ -476,6 +476,29 @@ def test_new_decisions_count_on_from_the_highest_number_in_the_tab():
     assert [d.id for d in made] == ["D8", "D9", "D10"] and decisions.rows[-1] is made[-1]
 
 
+def test_an_answer_finds_its_decision_by_id_in_any_case_even_one_owed_after_the_first():
+    """Answers find their decision from an index of the ids (issue 26.1), kept as decisions
+    are owed: the first row of an id, in any case, as a scan of the rows would."""
+    from types import SimpleNamespace
+
+    from sheetmaster.kit.decisions import ANSWERED, Decision, Decisions
+    from sheetmaster.kit.model import Order
+
+    told = []
+    ctx = SimpleNamespace(resolve=lambda order, status, why: told.append((status, why)))
+    old = [Decision(i, "k", "Arryn", "?", ("a", "b"), "a", 4, "", "open", "", False)
+           for i in ("D1", "d1", "D2")]
+    decisions = Decisions(3, old)
+    decisions.answer(ctx, Order(2, 2, "Arryn", "answer", {"decision": "d1", "answer": "B"}))
+    later = decisions.owe("Arryn", "k", "?", ["a", "b"], "a")
+    decisions.answer(ctx, Order(3, 3, "Arryn", "answer", {"decision": later.id.lower(),
+                                                          "answer": "a"}))
+    decisions.answer(ctx, Order(4, 4, "Arryn", "answer", {"decision": "D9", "answer": "a"}))
+    assert (old[0].status, old[0].answer, old[1].status) == (ANSWERED, "b", "open")
+    assert (later.id, later.status, later.answer) == ("D3", ANSWERED, "a")
+    assert told[2] == (Status.REJECTED, "there is no open decision 'D9'")
+
+
 @pytest.mark.parametrize("uses", [("timers",), ("decisions",), ("decks",)])
 def test_a_lasting_tab_missing_a_column_is_refused_naming_it(uses):
     """Was: an AssertionError from loading its rows, instead of the tab and column."""

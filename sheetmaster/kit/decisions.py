@@ -105,6 +105,9 @@ class Decisions:
     #: D1, D2...: the next id, the rows' read once (:class:`values.Numbering`)
     _numbering: values.Numbering = field(default_factory=lambda: values.Numbering("D"),
                                          repr=False)
+    #: each id folded -> its first row, and how many rows that has read (:meth:`_by_id`)
+    _ids: dict[str, Decision] = field(default_factory=dict, repr=False)
+    _ids_read: int = field(default=0, repr=False)
 
     def owe(self, owed_by: str, kind: str, question: str, options: Sequence[str], default: str,
             *, due_turn: int | None = None, data: str = "", several: bool = False) -> Decision:
@@ -125,8 +128,7 @@ class Decisions:
 
     def answer(self, ctx: Resolves, order: Order) -> None:
         """An 'answer' order: the decision must be open and owed by whoever answers."""
-        decision = next((d for d in self.rows if values.fold(d.id) ==
-                         values.fold(order.fields["decision"])), None)
+        decision = self._by_id(order.fields["decision"])
         who = GM if order.from_gm else order.player
         if decision is None or decision.status != OPEN:
             ctx.resolve(order, Status.REJECTED, f"there is no open decision "
@@ -147,6 +149,15 @@ class Decisions:
             return
         decision.answer, decision.status = ", ".join(dict.fromkeys(chosen)), ANSWERED
         ctx.resolve(order, Status.APPLIED, f"decision {decision.id}: {decision.answer}")
+
+    def _by_id(self, text: str) -> Decision | None:
+        """The first row whose id folds as ``text`` does, from an index read on from the first
+        row it has not read (issue 26.1: not a scan of every row for each answer; a row's id
+        is set when it is owed)."""
+        for d in self.rows[self._ids_read:]:
+            self._ids.setdefault(values.fold(d.id), d)
+        self._ids_read = len(self.rows)
+        return self._ids.get(values.fold(text))
 
     def take(self, kind: str) -> list[Decision]:
         """The decisions of ``kind`` due by now: answered, or defaulted now (logged)."""

@@ -547,3 +547,46 @@ def test_a_provinces_pops_come_from_its_own_rows_as_rows_are_added():
     assert world.pops_in("Paris") == scan("Paris") and world.pops_in("Lyon") == scan("Lyon")
     assert [p.nation for p in world.pops_in("Lyon")] == ["France", "Austria"]
     assert world.pops_in("Berlin") == []
+
+
+def test_a_nations_pops_come_from_its_own_rows_after_random_changes():
+    """pops_of reads the nation's own Pops rows (issue 26.1: not a scan of the whole tab,
+    five times a nation, in each collection step), in the tab's order, as rows are added
+    and emptied before and after the index is built."""
+    import random
+
+    from sheetmaster.rules.eighteen_hundred.tables import Pops
+    from sheetmaster.rules.eighteen_hundred.world import EighteenWorld
+
+    rng = random.Random(7)
+    nations, provinces = ["France", "Prussia", "Austria"], [f"P{i}" for i in range(12)]
+    world = EighteenWorld()
+    world.pops = [Pops(p, n, rng.randint(0, 2), 0, 0) for p in provinces for n in nations
+                  if rng.random() < 0.5]
+    world.index_pops()
+    for step in range(200):
+        if step == 20:
+            world.pops_of("France")  # the index is built here, part way through
+        world.pops_row(rng.choice(provinces), rng.choice(nations)).pops = rng.randint(0, 3)
+        nation = rng.choice(nations)
+        assert world.pops_of(nation) == [p for p in world.pops if p.nation == nation and p.pops]
+
+
+def test_most_pops_is_the_strict_leader_as_a_counter_ranks_them():
+    """most_pops (issue 26.1: no Counter for each province) answers as Counter.most_common."""
+    import random
+    from collections import Counter
+
+    from sheetmaster.rules.eighteen_hundred.world import most_pops
+
+    def by_counter(counts: dict[str, int]) -> str:
+        ranked = Counter(counts).most_common(2)
+        if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
+            return ""
+        return ranked[0][0]
+
+    rng = random.Random(3)
+    for _ in range(500):
+        counts = {n: rng.randint(0, 3) for n in rng.sample("ABCDE", rng.randint(0, 5))}
+        assert most_pops(counts) == by_counter(counts), counts
+    assert most_pops({"A": 2, "B": 2, "C": 1}) == "" and most_pops({"B": 1, "A": 2}) == "A"

@@ -63,8 +63,9 @@ def build_world(loaded, problems: Problems) -> EighteenWorld:
     world.nations = {n.name: n for n in rows[NATIONS.tab]}
     _nations(world, problems)
     world.province_names = loaded.names[PROVINCES.tab]
+    types = Names(world.improvement_types)  # once, not once a province (issue 26.1)
     for province in rows[PROVINCES.tab]:
-        _province(world, province, problems)
+        _province(world, province, types, problems)
     world.map = MapGraph.from_rows(world.provinces, {LAND: "adjacent"})
     world.card_names = loaded.names[CARDS.tab]
     for card in rows[CARDS.tab]:
@@ -125,8 +126,9 @@ def _nations(world: EighteenWorld, problems: Problems) -> None:
                      f"chip already; one nation holds it")
 
 
-def _province(world: EighteenWorld, province: Province, problems: Problems) -> None:
-    types = Names(world.improvement_types)
+def _province(world: EighteenWorld, province: Province, types: Names,
+              problems: Problems) -> None:
+    """The province's improvements read (``types``: the improvement types' names)."""
     built: list[str] = []
     for part in values.name_list(province.improvements):
         times, match = 1, _TIMES.match(part)
@@ -295,10 +297,10 @@ def _pops(world: EighteenWorld, problems: Problems) -> None:
         if laborers.get(name, 0) > province.count(FACTORY):
             problems.add(PROVINCES.tab, province.row, "improvements", f"{laborers[name]} "
                          f"laborers but {province.count(FACTORY)} factories (Pops tab)")
+    # (issue 26.1: a set, not a scan of the whole tab for each conscripted province)
+    stood = {(p.province, p.nation) for p in world.pops if p.conscripted}
     for province in world.provinces.values():
-        if province.conscripted and not any(p.conscripted for p in world.pops if
-                                            p.province == province.name and
-                                            p.nation == province.regiment):
+        if province.conscripted and (province.name, province.regiment) not in stood:
             problems.add(PROVINCES.tab, province.row, "conscripted", f"no conscripted pop of "
                          f"{province.regiment} here (Pops tab)")
     world.index_pops()

@@ -550,17 +550,20 @@ def test_a_provinces_pops_come_from_its_own_rows_as_rows_are_added():
 
 
 def test_a_nations_pops_come_from_its_own_rows_after_random_changes():
-    """pops_of reads the nation's own Pops rows (issue 26.1: not a scan of the whole tab,
-    five times a nation, in each collection step), in the tab's order, as rows are added
-    and emptied before and after the index is built."""
+    """pops_of and pops_where read the nation's own Pops rows and their provinces (issue
+    26.1: not a scan of the whole tab and a look-up of each row's province, five times a
+    nation, in each collection step), in the tab's order, as rows are added and emptied
+    before and after the index is built."""
     import random
 
-    from sheetmaster.rules.eighteen_hundred.tables import Pops
+    from sheetmaster.rules.eighteen_hundred.tables import Pops, Province
     from sheetmaster.rules.eighteen_hundred.world import EighteenWorld
 
     rng = random.Random(7)
     nations, provinces = ["France", "Prussia", "Austria"], [f"P{i}" for i in range(12)]
     world = EighteenWorld()
+    world.provinces = {p: Province(p, i, "city", (), [], "", False)
+                       for i, p in enumerate(provinces)}
     world.pops = [Pops(p, n, rng.randint(0, 2), 0, 0) for p in provinces for n in nations
                   if rng.random() < 0.5]
     world.index_pops()
@@ -569,7 +572,9 @@ def test_a_nations_pops_come_from_its_own_rows_after_random_changes():
             world.pops_of("France")  # the index is built here, part way through
         world.pops_row(rng.choice(provinces), rng.choice(nations)).pops = rng.randint(0, 3)
         nation = rng.choice(nations)
-        assert world.pops_of(nation) == [p for p in world.pops if p.nation == nation and p.pops]
+        scan = [p for p in world.pops if p.nation == nation and p.pops]
+        assert world.pops_of(nation) == scan
+        assert world.pops_where(nation) == [(p, world.provinces[p.province]) for p in scan]
 
 
 def test_most_pops_is_the_strict_leader_as_a_counter_ranks_them():

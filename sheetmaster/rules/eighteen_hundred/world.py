@@ -83,9 +83,10 @@ class EighteenWorld(World):
     _at: dict[tuple[str, str], Pops] = field(default_factory=dict)
     #: province -> its Pops rows in the tab's order (built when first asked: issue 26.1)
     _in: dict[str, list[Pops]] | None = None
-    #: nation -> its Pops rows in the tab's order (built when first asked: issue 26.1, a
-    #: scan of the whole tab five times a nation in each collection step)
-    _of: dict[str, list[Pops]] | None = None
+    #: nation -> its Pops rows, each with its Province, in the tab's order (built when first
+    #: asked: issue 26.1, a scan of the whole tab and a look-up of each row's province five
+    #: times a nation in each collection step)
+    _of: dict[str, list[tuple[Pops, Province | None]]] | None = None
 
     # -- reading orders ------------------------------------------------------------------
     def names(self) -> dict[str, Names]:
@@ -127,7 +128,7 @@ class EighteenWorld(World):
             if self._in is not None:
                 self._in.setdefault(province, []).append(row)
             if self._of is not None:
-                self._of.setdefault(nation, []).append(row)
+                self._of.setdefault(nation, []).append((row, self.provinces.get(province)))
         return row
 
     def _rows_in(self, province: str) -> list[Pops]:
@@ -147,11 +148,17 @@ class EighteenWorld(World):
 
     def pops_of(self, nation: str) -> list[Pops]:
         """The nation's Pops rows with pops, in the tab's order."""
+        return [p for p, _ in self.pops_where(nation)]
+
+    def pops_where(self, nation: str) -> list[tuple[Pops, Province]]:
+        """Each of the nation's Pops rows with pops, with its province, in the tab's order
+        (None for a province the map lacks, which the loading reports)."""
         if self._of is None:
             self._of = {}
+            provinces = self.provinces
             for p in self.pops:
-                self._of.setdefault(p.nation, []).append(p)
-        return [p for p in self._of.get(nation, ()) if p.pops]
+                self._of.setdefault(p.nation, []).append((p, provinces.get(p.province)))
+        return [entry for entry in self._of.get(nation, ()) if entry[0].pops]
 
     def pop_count(self, province: str, nation: str) -> int:
         row = self._at.get((province, nation))

@@ -595,3 +595,23 @@ def test_most_pops_is_the_strict_leader_as_a_counter_ranks_them():
         counts = {n: rng.randint(0, 3) for n in rng.sample("ABCDE", rng.randint(0, 5))}
         assert most_pops(counts) == by_counter(counts), counts
     assert most_pops({"A": 2, "B": 2, "C": 1}) == "" and most_pops({"B": 1, "A": 2}) == "A"
+
+
+def test_a_pops_tab_overfilling_its_provinces_is_reported_on_the_province():
+    """The Pops tab's rows counted by province (issue 26.1: each province looked up once): a
+    countryside holds two pops, a city's laborers work its factories, a conscripted
+    regiment stands over a conscripted pop of its own nation."""
+    from sheetmaster.kit.schema import StateError
+
+    tables, orders, settings = example()
+    pops = {r["province"]: r for r in tables["Pops"] if r["nation"] == "Great Britain"}
+    pops["Wales"]["pops"] = 3  # a countryside
+    pops["London"].update(pops=3, laborers=2)  # one factory
+    provinces = {r["province"]: r for r in tables["Provinces"]}
+    provinces["Midlands"].update(regiment="Great Britain", conscripted="yes")
+    with pytest.raises(StateError) as raised:
+        resolve(RULES, build_state(RULES, tables, orders, settings=settings), secret=SECRET)
+    text = str(raised.value)
+    assert "3 pops in a countryside; it holds 2 (Pops tab)" in text
+    assert "2 laborers but 1 factories (Pops tab)" in text
+    assert "no conscripted pop of Great Britain here (Pops tab)" in text

@@ -266,8 +266,9 @@ def _requirements(world: EighteenWorld, card: Card, problems: Problems) -> None:
 
 def _pops(world: EighteenWorld, problems: Problems) -> None:
     seen: dict[tuple[str, str], int] = {}
-    per_province: dict[str, int] = {}
-    laborers: dict[str, int] = {}
+    # province name -> [the Province, its pops, its laborers]: the Province kept, not looked
+    # up again (issue 26.1: a random look-up in a large map's dict costs most of the loop)
+    counted: dict[str, list] = {}
     for pop in world.pops:
         key = (pop.province, pop.nation)
         if key in seen:
@@ -278,8 +279,11 @@ def _pops(world: EighteenWorld, problems: Problems) -> None:
         province = world.provinces.get(pop.province)
         if province is None:
             continue
-        per_province[pop.province] = per_province.get(pop.province, 0) + pop.pops
-        laborers[pop.province] = laborers.get(pop.province, 0) + pop.laborers
+        tally = counted.get(pop.province)
+        if tally is None:
+            tally = counted[pop.province] = [province, 0, 0]
+        tally[1] += pop.pops
+        tally[2] += pop.laborers
         if pop.laborers + pop.conscripted > pop.pops:
             problems.add(POPS.tab, pop.row, "laborers", f"{pop.laborers} laborers and "
                          f"{pop.conscripted} conscripted, but {pop.pops} pops")
@@ -289,13 +293,12 @@ def _pops(world: EighteenWorld, problems: Problems) -> None:
                 province.regiment == pop.nation and province.conscripted)):
             problems.add(POPS.tab, pop.row, "conscripted", f"{pop.province} needs a conscripted "
                          f"regiment of {pop.nation} for it (one at most)")
-    for name, n in per_province.items():
-        province = world.provinces[name]
+    for province, n, laborers in counted.values():
         if province.type == COUNTRYSIDE and n > COUNTRYSIDE_POPS:
             problems.add(PROVINCES.tab, province.row, "province", f"{n} pops in a countryside; "
                          f"it holds {COUNTRYSIDE_POPS} (Pops tab)")
-        if laborers.get(name, 0) > province.count(FACTORY):
-            problems.add(PROVINCES.tab, province.row, "improvements", f"{laborers[name]} "
+        if laborers > province.count(FACTORY):
+            problems.add(PROVINCES.tab, province.row, "improvements", f"{laborers} "
                          f"laborers but {province.count(FACTORY)} factories (Pops tab)")
     # (issue 26.1: a set, not a scan of the whole tab for each conscripted province)
     stood = {(p.province, p.nation) for p in world.pops if p.conscripted}

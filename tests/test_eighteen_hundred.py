@@ -547,3 +547,71 @@ def test_a_provinces_pops_come_from_its_own_rows_as_rows_are_added():
     assert world.pops_in("Paris") == scan("Paris") and world.pops_in("Lyon") == scan("Lyon")
     assert [p.nation for p in world.pops_in("Lyon")] == ["France", "Austria"]
     assert world.pops_in("Berlin") == []
+
+
+def test_a_nations_pops_come_from_its_own_rows_after_random_changes():
+    """pops_of and pops_where read the nation's own Pops rows and their provinces (issue
+    26.1: not a scan of the whole tab and a look-up of each row's province, five times a
+    nation, in each collection step), in the tab's order, as rows are added and emptied
+    before and after the index is built."""
+    import random
+
+    from sheetmaster.rules.eighteen_hundred.tables import Pops, Province
+    from sheetmaster.rules.eighteen_hundred.world import EighteenWorld
+
+    rng = random.Random(7)
+    nations, provinces = ["France", "Prussia", "Austria"], [f"P{i}" for i in range(12)]
+    world = EighteenWorld()
+    world.provinces = {p: Province(p, i, "city", (), [], "", False)
+                       for i, p in enumerate(provinces)}
+    world.pops = [Pops(p, n, rng.randint(0, 2), 0, 0) for p in provinces for n in nations
+                  if rng.random() < 0.5]
+    world.index_pops()
+    for step in range(200):
+        if step == 20:
+            world.pops_of("France")  # the index is built here, part way through
+        world.pops_row(rng.choice(provinces), rng.choice(nations)).pops = rng.randint(0, 3)
+        nation = rng.choice(nations)
+        scan = [p for p in world.pops if p.nation == nation and p.pops]
+        assert world.pops_of(nation) == scan
+        assert world.pops_where(nation) == [(p, world.provinces[p.province]) for p in scan]
+
+
+def test_most_pops_is_the_strict_leader_as_a_counter_ranks_them():
+    """most_pops (issue 26.1: no Counter for each province) answers as Counter.most_common."""
+    import random
+    from collections import Counter
+
+    from sheetmaster.rules.eighteen_hundred.world import most_pops
+
+    def by_counter(counts: dict[str, int]) -> str:
+        ranked = Counter(counts).most_common(2)
+        if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
+            return ""
+        return ranked[0][0]
+
+    rng = random.Random(3)
+    for _ in range(500):
+        counts = {n: rng.randint(0, 3) for n in rng.sample("ABCDE", rng.randint(0, 5))}
+        assert most_pops(counts) == by_counter(counts), counts
+    assert most_pops({"A": 2, "B": 2, "C": 1}) == "" and most_pops({"B": 1, "A": 2}) == "A"
+
+
+def test_a_pops_tab_overfilling_its_provinces_is_reported_on_the_province():
+    """The Pops tab's rows counted by province (issue 26.1: each province looked up once): a
+    countryside holds two pops, a city's laborers work its factories, a conscripted
+    regiment stands over a conscripted pop of its own nation."""
+    from sheetmaster.kit.schema import StateError
+
+    tables, orders, settings = example()
+    pops = {r["province"]: r for r in tables["Pops"] if r["nation"] == "Great Britain"}
+    pops["Wales"]["pops"] = 3  # a countryside
+    pops["London"].update(pops=3, laborers=2)  # one factory
+    provinces = {r["province"]: r for r in tables["Provinces"]}
+    provinces["Midlands"].update(regiment="Great Britain", conscripted="yes")
+    with pytest.raises(StateError) as raised:
+        resolve(RULES, build_state(RULES, tables, orders, settings=settings), secret=SECRET)
+    text = str(raised.value)
+    assert "3 pops in a countryside; it holds 2 (Pops tab)" in text
+    assert "2 laborers but 1 factories (Pops tab)" in text
+    assert "no conscripted pop of Great Britain here (Pops tab)" in text

@@ -63,8 +63,9 @@ def build_world(loaded, problems: Problems) -> EighteenWorld:
     world.nations = {n.name: n for n in rows[NATIONS.tab]}
     _nations(world, problems)
     world.province_names = loaded.names[PROVINCES.tab]
+    types = Names(world.improvement_types)  # once, not once a province (issue 26.1)
     for province in rows[PROVINCES.tab]:
-        _province(world, province, problems)
+        _province(world, province, types, problems)
     world.map = MapGraph.from_rows(world.provinces, {LAND: "adjacent"})
     world.card_names = loaded.names[CARDS.tab]
     for card in rows[CARDS.tab]:
@@ -125,8 +126,9 @@ def _nations(world: EighteenWorld, problems: Problems) -> None:
                      f"chip already; one nation holds it")
 
 
-def _province(world: EighteenWorld, province: Province, problems: Problems) -> None:
-    types = Names(world.improvement_types)
+def _province(world: EighteenWorld, province: Province, types: Names,
+              problems: Problems) -> None:
+    """The province's improvements read (``types``: the improvement types' names)."""
     built: list[str] = []
     for part in values.name_list(province.improvements):
         times, match = 1, _TIMES.match(part)
@@ -264,8 +266,9 @@ def _requirements(world: EighteenWorld, card: Card, problems: Problems) -> None:
 
 def _pops(world: EighteenWorld, problems: Problems) -> None:
     seen: dict[tuple[str, str], int] = {}
-    per_province: dict[str, int] = {}
-    laborers: dict[str, int] = {}
+    # province name -> [the Province, its pops, its laborers]: the Province kept, not looked
+    # up again (issue 26.1: a random look-up in a large map's dict costs most of the loop)
+    counted: dict[str, list] = {}
     for pop in world.pops:
         key = (pop.province, pop.nation)
         if key in seen:
@@ -276,8 +279,11 @@ def _pops(world: EighteenWorld, problems: Problems) -> None:
         province = world.provinces.get(pop.province)
         if province is None:
             continue
-        per_province[pop.province] = per_province.get(pop.province, 0) + pop.pops
-        laborers[pop.province] = laborers.get(pop.province, 0) + pop.laborers
+        tally = counted.get(pop.province)
+        if tally is None:
+            tally = counted[pop.province] = [province, 0, 0]
+        tally[1] += pop.pops
+        tally[2] += pop.laborers
         if pop.laborers + pop.conscripted > pop.pops:
             problems.add(POPS.tab, pop.row, "laborers", f"{pop.laborers} laborers and "
                          f"{pop.conscripted} conscripted, but {pop.pops} pops")
@@ -287,18 +293,17 @@ def _pops(world: EighteenWorld, problems: Problems) -> None:
                 province.regiment == pop.nation and province.conscripted)):
             problems.add(POPS.tab, pop.row, "conscripted", f"{pop.province} needs a conscripted "
                          f"regiment of {pop.nation} for it (one at most)")
-    for name, n in per_province.items():
-        province = world.provinces[name]
+    for province, n, laborers in counted.values():
         if province.type == COUNTRYSIDE and n > COUNTRYSIDE_POPS:
             problems.add(PROVINCES.tab, province.row, "province", f"{n} pops in a countryside; "
                          f"it holds {COUNTRYSIDE_POPS} (Pops tab)")
-        if laborers.get(name, 0) > province.count(FACTORY):
-            problems.add(PROVINCES.tab, province.row, "improvements", f"{laborers[name]} "
+        if laborers > province.count(FACTORY):
+            problems.add(PROVINCES.tab, province.row, "improvements", f"{laborers} "
                          f"laborers but {province.count(FACTORY)} factories (Pops tab)")
+    # (issue 26.1: a set, not a scan of the whole tab for each conscripted province)
+    stood = {(p.province, p.nation) for p in world.pops if p.conscripted}
     for province in world.provinces.values():
-        if province.conscripted and not any(p.conscripted for p in world.pops if
-                                            p.province == province.name and
-                                            p.nation == province.regiment):
+        if province.conscripted and (province.name, province.regiment) not in stood:
             problems.add(PROVINCES.tab, province.row, "conscripted", f"no conscripted pop of "
                          f"{province.regiment} here (Pops tab)")
     world.index_pops()

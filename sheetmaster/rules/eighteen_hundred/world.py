@@ -7,7 +7,6 @@ row with a status), so no row the GM can see ever vanishes.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 from sheetmaster.kit import (
@@ -84,6 +83,10 @@ class EighteenWorld(World):
     _at: dict[tuple[str, str], Pops] = field(default_factory=dict)
     #: province -> its Pops rows in the tab's order (built when first asked: issue 26.1)
     _in: dict[str, list[Pops]] | None = None
+    #: nation -> its Pops rows, each with its Province, in the tab's order (built when first
+    #: asked: issue 26.1, a scan of the whole tab and a look-up of each row's province five
+    #: times a nation in each collection step)
+    _of: dict[str, list[tuple[Pops, Province | None]]] | None = None
 
     # -- reading orders ------------------------------------------------------------------
     def names(self) -> dict[str, Names]:
@@ -113,7 +116,7 @@ class EighteenWorld(World):
     # -- the board -----------------------------------------------------------------------
     def index_pops(self) -> None:
         self._at = {(p.province, p.nation): p for p in self.pops}
-        self._in = None
+        self._in = self._of = None
 
     def pops_row(self, province: str, nation: str) -> Pops:
         """The nation's pops row in the province (a new, empty one if it has none)."""
@@ -124,6 +127,8 @@ class EighteenWorld(World):
             self._at[(province, nation)] = row
             if self._in is not None:
                 self._in.setdefault(province, []).append(row)
+            if self._of is not None:
+                self._of.setdefault(nation, []).append((row, self.provinces.get(province)))
         return row
 
     def _rows_in(self, province: str) -> list[Pops]:
@@ -142,7 +147,18 @@ class EighteenWorld(World):
         return [p for p in self._rows_in(province) if p.pops]
 
     def pops_of(self, nation: str) -> list[Pops]:
-        return [p for p in self.pops if p.nation == nation and p.pops]
+        """The nation's Pops rows with pops, in the tab's order."""
+        return [p for p, _ in self.pops_where(nation)]
+
+    def pops_where(self, nation: str) -> list[tuple[Pops, Province]]:
+        """Each of the nation's Pops rows with pops, with its province, in the tab's order
+        (None for a province the map lacks, which the loading reports)."""
+        if self._of is None:
+            self._of = {}
+            provinces = self.provinces
+            for p in self.pops:
+                self._of.setdefault(p.nation, []).append((p, provinces.get(p.province)))
+        return [entry for entry in self._of.get(nation, ()) if entry[0].pops]
 
     def pop_count(self, province: str, nation: str) -> int:
         row = self._at.get((province, nation))
@@ -228,11 +244,13 @@ Ctx = Context[EighteenWorld]
 
 
 def most_pops(counts: dict[str, int]) -> str:
-    """The nation with strictly more pops than any other; none on a tie (L43, L45, F8, F9)."""
-    ranked = Counter(counts).most_common(2)
-    if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
+    """The nation with strictly more pops than any other; none on a tie (L43, L45, F8, F9).
+    (Issue 26.1: a max over a province's few nations, not a Counter for each province.)"""
+    if not counts:
         return ""
-    return ranked[0][0]
+    top = max(counts.values())
+    leaders = [nation for nation, n in counts.items() if n == top]
+    return leaders[0] if len(leaders) == 1 else ""
 
 
 def war_actions(world: EighteenWorld, nation: str) -> int:

@@ -23,9 +23,9 @@ class Classes:
 
 def classes(world: EighteenWorld, nation: str) -> Classes:
     farmers = laborers = bourgeois = conscripted = 0
-    for row in world.pops_of(nation):
+    for row, province in world.pops_where(nation):
         conscripted += row.conscripted
-        if world.provinces[row.province].type == COUNTRYSIDE:
+        if province.type == COUNTRYSIDE:
             farmers += row.pops - row.conscripted
         else:
             laborers += row.laborers
@@ -37,8 +37,7 @@ def farms_worked(world: EighteenWorld, nation: str) -> int:
     """F15: each farmer works up to its nation's 'farms per pop' (1 without) farms of its own
     province; the controller's farmers first, then the others in seat order."""
     worked = 0
-    for row in world.pops_of(nation):
-        province = world.provinces[row.province]
+    for row, province in world.pops_where(nation):
         if province.type != COUNTRYSIDE or not province.count(FARM):
             continue
         left = province.count(FARM)
@@ -86,8 +85,7 @@ def market_commerce(world: EighteenWorld, nation: str) -> int:
     up to the nation's 'pops per market' bourgeois (F13). In each city the controller's
     bourgeois take markets first, then the others in seat order."""
     out = 0
-    for row in world.pops_of(nation):
-        province = world.provinces[row.province]
+    for row, province in world.pops_where(nation):
         if not province.city or not province.count(MARKET):
             continue
         left = province.count(MARKET)

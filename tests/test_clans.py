@@ -92,6 +92,34 @@ def test_the_season_benchmark_runs_quickly(tmp_path):
     assert row["resolve_s"] > 0 and row["peak_mib"] > 0 and row["dice"] > 0
 
 
+def test_a_clans_provinces_are_kept_as_they_change_hands():
+    """HeldProvinces (issue 26.1: each clan's provinces kept as rows, not looked up by name
+    among every province) lists what a scan of the provinces' owners lists, in the order
+    taken, after random changes of hands."""
+    import random
+
+    from sheetmaster.rules.clans.tables import Province
+    from sheetmaster.rules.clans.world import HeldProvinces
+
+    rng = random.Random(26)
+    clans = ["Kai", "Mori", "Date", ""]
+    provinces = [Province(f"P{i}", i + 2, "", rng.choice(clans), (), (), [], [], 0)
+                 for i in range(40)]
+    held = HeldProvinces(provinces)
+    taken = {c: [p for p in provinces if p.owner == c] for c in clans if c}
+    for _ in range(300):
+        province, clan = rng.choice(provinces), rng.choice(clans)
+        if province.owner:
+            taken[province.owner].remove(province)
+        held.set_owner(province, clan)
+        if clan:
+            taken[clan].append(province)
+        for c in clans[:-1]:
+            assert held.rows(c) == [p for p in taken[c] if p.owner == c] == taken[c]
+            assert held.of(c) == [p.name for p in held.rows(c)]
+            assert held.count(c) == sum(p.owner == c for p in provinces)
+
+
 def test_an_army_named_in_another_case_is_found_as_armies_come_and_go():
     """find_army's folded names (issue 26.1: kept as armies are raised and destroyed, not
     rebuilt from every army after each change) find what a fresh fold of the armies finds."""

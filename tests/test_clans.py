@@ -120,6 +120,31 @@ def test_a_clans_provinces_are_kept_as_they_change_hands():
             assert held.count(c) == sum(p.owner == c for p in provinces)
 
 
+def test_each_clans_armies_are_kept_as_armies_come_go_and_change_sides():
+    """by_clan, which the Clans tab's army counts read (issue 26.1: not a count over every
+    army of the game), holds what a scan of the armies in the field finds."""
+    import random
+
+    from sheetmaster.rules.clans.world import ClansWorld
+
+    rng = random.Random(261)
+    clans = ["Kai", "Mori", "Date", ""]
+    world = ClansWorld()
+    for _ in range(400):
+        field = list(world.armies.values())
+        step = rng.random()
+        if step < 0.5 or not field:
+            world.add_army(rng.choice(clans), "Spearmen", rng.choice(["Kozu", "Iga"]))
+        elif step < 0.75:
+            world.remove_army(rng.choice(field), "destroyed")
+        else:
+            world.set_army_clan(rng.choice(field), rng.choice(clans))
+        for clan in clans:
+            scan = [a.name for a in world.armies.values() if a.clan == clan]
+            kept = world.by_clan.get(clan, {})
+            assert len(kept) == len(scan) and sorted(kept) == sorted(scan)
+
+
 def test_an_army_named_in_another_case_is_found_as_armies_come_and_go():
     """find_army's folded names (issue 26.1: kept as armies are raised and destroyed, not
     rebuilt from every army after each change) find what a fresh fold of the armies finds."""

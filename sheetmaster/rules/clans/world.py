@@ -80,7 +80,8 @@ class ClansWorld(World):
     _by_fold: dict[str, dict[str, Army]] | None = field(default=None, repr=False)
     #: every army's name, case-folded (names are unique whatever their case).
     army_keys: set[str] = field(default_factory=set)
-    #: clan ('' = Independents) -> its armies in the field, in the Armies tab's order.
+    #: clan -> its armies in the field, in the Armies tab's order. The Independents' are not
+    #: kept (issue 26.1: most of a large game's armies, and no rule lists them).
     by_clan: dict[str, dict[str, Army]] = field(default_factory=dict)
     #: clan -> its advisors' rows (at court, offered or gone).
     advisors_of: dict[str, list[Advisor]] = field(default_factory=dict)
@@ -111,12 +112,15 @@ class ClansWorld(World):
         return self.holdings.count(clan)
 
     def armies_of(self, clan: str) -> list[Army]:
-        return list(self.by_clan.get(clan, {}).values())
+        """A clan's armies in the field (not the Independents': see ``by_clan``)."""
+        return list(self.by_clan.get(clan, {}).values()) if clan else []
 
     def set_army_clan(self, army: Army, clan: str) -> None:
-        self.by_clan[army.clan].pop(army.name)
+        if army.clan:
+            self.by_clan[army.clan].pop(army.name)
         army.clan = clan
-        self.by_clan.setdefault(clan, {})[army.name] = army
+        if clan:
+            self.by_clan.setdefault(clan, {})[army.name] = army
 
     def add_army(self, clan: str, kind: str, province: str, name: str = "") -> Army:
         """A new army, raised this turn (its row goes at the bottom of the Armies tab)."""
@@ -129,8 +133,12 @@ class ClansWorld(World):
         self.army_keys.add(army.name.casefold())
         if not status:
             self.armies[army.name] = army
-            self.at.setdefault(province, []).append(army)
-            self.by_clan.setdefault(clan, {})[army.name] = army
+            here = self.at.get(province)
+            if here is None:
+                self.at[province] = here = []
+            here.append(army)
+            if clan:
+                self.by_clan.setdefault(clan, {})[army.name] = army
             if self._by_fold is not None:
                 self._by_fold.setdefault(values.fold(army.name), {})[army.name] = army
         return army
@@ -139,7 +147,8 @@ class ClansWorld(World):
         """The army is no more; its row stays, marked gone (its name stays taken)."""
         del self.armies[army.name]
         self.at[army.province].remove(army)
-        self.by_clan[army.clan].pop(army.name)
+        if army.clan:
+            self.by_clan[army.clan].pop(army.name)
         if self._by_fold is not None:
             self._by_fold[values.fold(army.name)].pop(army.name)
         army.status = gone(why, self.turn)

@@ -123,18 +123,25 @@ def test_a_clans_provinces_are_kept_as_they_change_hands():
 def test_each_clans_armies_are_kept_as_armies_come_go_and_change_sides():
     """by_clan, which the Clans tab's army counts read (issue 26.1: not a count over every
     army of the game), holds what a scan of each clan's armies in the field finds (the
-    Independents' are not kept)."""
+    Independents' are not kept); find_army's folded names find what a fresh fold finds."""
     import random
 
+    from sheetmaster.kit import values
+    from sheetmaster.rules.clans.tables import Army
     from sheetmaster.rules.clans.world import ClansWorld
 
     rng = random.Random(261)
     clans = ["Kai", "Mori", "Date", ""]
+    spellings = ["Kai Spearmen 1", "KAI SPEARMEN 1", "kai  Spearmen 1", "Mori Spearmen 2"]
     world = ClansWorld()
+    world.find_army("nobody")  # the folded names are kept from here on
     for _ in range(400):
         field = list(world.armies.values())
         step = rng.random()
-        if step < 0.5 or not field:
+        name = rng.choice(spellings)
+        if step < 0.15 and name not in world.armies:
+            world.place_army(Army(name, rng.choice(clans), "Spearmen", "Kozu"))
+        elif step < 0.5 or not field:
             world.add_army(rng.choice(clans), "Spearmen", rng.choice(["Kozu", "Iga"]))
         elif step < 0.75:
             world.remove_army(rng.choice(field), "destroyed")
@@ -145,6 +152,10 @@ def test_each_clans_armies_are_kept_as_armies_come_go_and_change_sides():
             kept = world.by_clan.get(clan, {})
             assert len(kept) == len(scan) and sorted(kept) == sorted(scan)
         assert "" not in world.by_clan and world.armies_of("") == []
+        for text in [*spellings, "kai spearmen 2", "mori SPEARMEN 1"]:
+            same = [a for n, a in world.armies.items() if values.fold(n) == values.fold(text)]
+            assert world.find_army(text) is (world.armies.get(text) or
+                                             (same[-1] if same else None))
 
 
 def test_an_army_named_in_another_case_is_found_as_armies_come_and_go():

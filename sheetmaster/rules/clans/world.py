@@ -76,8 +76,9 @@ class ClansWorld(World):
     at: dict[str, list[Army]] = field(default_factory=dict)
     province_names: Names = field(default_factory=lambda: Names(()))
     #: folded name -> the armies in the field of that name, in ``armies``' order: built at
-    #: the first name not found as written, then kept as armies come and go (issue 26.1)
-    _by_fold: dict[str, dict[str, Army]] | None = field(default=None, repr=False)
+    #: the first name not found as written, then kept as armies come and go (issue 26.1; a
+    #: list a name, not a dict: a large game's index is then a fraction of the size)
+    _by_fold: dict[str, list[Army]] | None = field(default=None, repr=False)
     #: every army's name, case-folded (names are unique whatever their case).
     army_keys: set[str] = field(default_factory=set)
     #: clan -> its armies in the field, in the Armies tab's order. The Independents' are not
@@ -140,7 +141,7 @@ class ClansWorld(World):
             if clan:
                 self.by_clan.setdefault(clan, {})[army.name] = army
             if self._by_fold is not None:
-                self._by_fold.setdefault(values.fold(army.name), {})[army.name] = army
+                self._by_fold.setdefault(values.fold(army.name), []).append(army)
         return army
 
     def remove_army(self, army: Army, why: str) -> None:
@@ -150,7 +151,8 @@ class ClansWorld(World):
         if army.clan:
             self.by_clan[army.clan].pop(army.name)
         if self._by_fold is not None:
-            self._by_fold[values.fold(army.name)].pop(army.name)
+            same = self._by_fold[values.fold(army.name)]
+            del same[next(i for i, each in enumerate(same) if each is army)]
         army.status = gone(why, self.turn)
 
     def move_army(self, army: Army, province: str) -> None:
@@ -169,11 +171,16 @@ class ClansWorld(World):
         army = self.armies.get(text)
         if army is None:
             if self._by_fold is None:
-                self._by_fold = {}
-                for name, each in self.armies.items():
-                    self._by_fold.setdefault(values.fold(name), {})[name] = each
+                self._by_fold = by_fold = {}
+                for folded, each in zip(values.fold_all(list(self.armies)),
+                                        self.armies.values()):
+                    same = by_fold.get(folded)
+                    if same is None:
+                        by_fold[folded] = [each]
+                    else:
+                        same.append(each)
             same = self._by_fold.get(values.fold(text))
-            army = next(reversed(same.values())) if same else None  # the last listed
+            army = same[-1] if same else None  # the last listed
         return army
 
     def court(self, clan: str) -> list[Advisor]:

@@ -92,6 +92,72 @@ def test_the_season_benchmark_runs_quickly(tmp_path):
     assert row["resolve_s"] > 0 and row["peak_mib"] > 0 and row["dice"] > 0
 
 
+def test_a_clans_provinces_are_kept_as_they_change_hands():
+    """HeldProvinces (issue 26.1: each clan's provinces kept as rows, not looked up by name
+    among every province) lists what a scan of the provinces' owners lists, in the order
+    taken, after random changes of hands."""
+    import random
+
+    from sheetmaster.rules.clans.tables import Province
+    from sheetmaster.rules.clans.world import HeldProvinces
+
+    rng = random.Random(26)
+    clans = ["Kai", "Mori", "Date", ""]
+    provinces = [Province(f"P{i}", i + 2, "", rng.choice(clans), (), (), [], [], 0)
+                 for i in range(40)]
+    held = HeldProvinces(provinces)
+    taken = {c: [p for p in provinces if p.owner == c] for c in clans if c}
+    for _ in range(300):
+        province, clan = rng.choice(provinces), rng.choice(clans)
+        if province.owner:
+            taken[province.owner].remove(province)
+        held.set_owner(province, clan)
+        if clan:
+            taken[clan].append(province)
+        for c in clans[:-1]:
+            assert held.rows(c) == [p for p in taken[c] if p.owner == c] == taken[c]
+            assert held.of(c) == [p.name for p in held.rows(c)]
+            assert held.count(c) == sum(p.owner == c for p in provinces)
+
+
+def test_each_clans_armies_are_kept_as_armies_come_go_and_change_sides():
+    """by_clan, which the Clans tab's army counts read (issue 26.1: not a count over every
+    army of the game), holds what a scan of each clan's armies in the field finds (the
+    Independents' are not kept); find_army's folded names find what a fresh fold finds."""
+    import random
+
+    from sheetmaster.kit import values
+    from sheetmaster.rules.clans.tables import Army
+    from sheetmaster.rules.clans.world import ClansWorld
+
+    rng = random.Random(261)
+    clans = ["Kai", "Mori", "Date", ""]
+    spellings = ["Kai Spearmen 1", "KAI SPEARMEN 1", "kai  Spearmen 1", "Mori Spearmen 2"]
+    world = ClansWorld()
+    world.find_army("nobody")  # the folded names are kept from here on
+    for _ in range(400):
+        field = list(world.armies.values())
+        step = rng.random()
+        name = rng.choice(spellings)
+        if step < 0.15 and name not in world.armies:
+            world.place_army(Army(name, rng.choice(clans), "Spearmen", "Kozu"))
+        elif step < 0.5 or not field:
+            world.add_army(rng.choice(clans), "Spearmen", rng.choice(["Kozu", "Iga"]))
+        elif step < 0.75:
+            world.remove_army(rng.choice(field), "destroyed")
+        else:
+            world.set_army_clan(rng.choice(field), rng.choice(clans))
+        for clan in clans[:-1]:
+            scan = [a.name for a in world.armies.values() if a.clan == clan]
+            kept = world.by_clan.get(clan, {})
+            assert len(kept) == len(scan) and sorted(kept) == sorted(scan)
+        assert "" not in world.by_clan and world.armies_of("") == []
+        for text in [*spellings, "kai spearmen 2", "mori SPEARMEN 1"]:
+            same = [a for n, a in world.armies.items() if values.fold(n) == values.fold(text)]
+            assert world.find_army(text) is (world.armies.get(text) or
+                                             (same[-1] if same else None))
+
+
 def test_an_army_named_in_another_case_is_found_as_armies_come_and_go():
     """find_army's folded names (issue 26.1: kept as armies are raised and destroyed, not
     rebuilt from every army after each change) find what a fresh fold of the armies finds."""

@@ -195,13 +195,11 @@ def _read_independents(world: ClansWorld, rule, problems: Problems) -> None:
 def _clan_counts(world: ClansWorld, clans: list[Clan]) -> dict[str, list[Any]]:
     """Provinces, armies, limits, research, piety and supply of each clan (blank or 0 once
     destroyed)."""
-    armies: dict[str, int] = {}
-    for army in world.armies.values():
-        armies[army.clan] = armies.get(army.clan, 0) + 1
     alive = [c.alive for c in clans]
     return {
         "provinces": [world.count(c.name) for c in clans],
-        "armies": [armies.get(c.name, 0) for c in clans],
+        # each clan's own armies (issue 26.1: not a count over every army of the game)
+        "armies": [len(world.by_clan.get(c.name, ())) for c in clans],
         "army limit": [army_limit(world, c) if a else 0 for c, a in zip(clans, alive)],
         "advisor slots": [advisor_slots(c) if a else 0 for c, a in zip(clans, alive)],
         "research per season": [sum(v for _, v in research_parts(world, c)) if a

@@ -6,6 +6,7 @@ from it (``WRITTEN``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sheetmaster.kit import MapGraph, Names, World, values
@@ -18,6 +19,29 @@ from .tables import Advisor, Army, Clan, IndependentRule, Province
 def gone(why: str, turn: int) -> str:
     """The status of an army or advisor that is no more: kept on its row, ignored."""
     return f"gone ({why}, turn {turn})"
+
+
+class HeldProvinces(Holdings):
+    """Each clan's provinces, kept beside their names as they change hands, so that a clan's
+    provinces are listed without looking each name up among every province (issue 26.1: the
+    lookup of each name in ``ClansWorld.provinces``, a cache miss a province on a large map,
+    made the turn grow faster than the game)."""
+
+    def __init__(self, rows: Iterable[Province] = ()) -> None:
+        super().__init__()
+        for row in rows:
+            if row.owner:
+                self._held.setdefault(row.owner, {})[row.name] = row
+
+    def set_owner(self, row: Province, owner: str) -> str:
+        previous = super().set_owner(row, owner)
+        if owner:
+            self._held[owner][row.name] = row
+        return previous
+
+    def rows(self, owner: str) -> list[Province]:
+        """The provinces ``owner`` holds, in the order taken (as ``of`` names them)."""
+        return list(self._held.get(owner, {}).values())
 
 
 @dataclass
@@ -47,16 +71,18 @@ class ClansWorld(World):
     #: every row of the Armies tab, the gone ones too, and the new ones at the end.
     army_rows: list[Army] = field(default_factory=list)
     #: clan -> provinces it holds, in the order taken.
-    holdings: Holdings = field(default_factory=Holdings)
+    holdings: HeldProvinces = field(default_factory=HeldProvinces)
     #: province -> armies standing in it.
     at: dict[str, list[Army]] = field(default_factory=dict)
     province_names: Names = field(default_factory=lambda: Names(()))
     #: folded name -> the armies in the field of that name, in ``armies``' order: built at
-    #: the first name not found as written, then kept as armies come and go (issue 26.1)
-    _by_fold: dict[str, dict[str, Army]] | None = field(default=None, repr=False)
+    #: the first name not found as written, then kept as armies come and go (issue 26.1; a
+    #: list a name, not a dict: a large game's index is then a fraction of the size)
+    _by_fold: dict[str, list[Army]] | None = field(default=None, repr=False)
     #: every army's name, case-folded (names are unique whatever their case).
     army_keys: set[str] = field(default_factory=set)
-    #: clan ('' = Independents) -> its armies in the field, in the Armies tab's order.
+    #: clan -> its armies in the field, in the Armies tab's order. The Independents' are not
+    #: kept (issue 26.1: most of a large game's armies, and no rule lists them).
     by_clan: dict[str, dict[str, Army]] = field(default_factory=dict)
     #: clan -> its advisors' rows (at court, offered or gone).
     advisors_of: dict[str, list[Advisor]] = field(default_factory=dict)
@@ -81,18 +107,21 @@ class ClansWorld(World):
         self.holdings.set_owner(province, owner)
 
     def provinces_of(self, clan: str) -> list[Province]:
-        return [self.provinces[p] for p in self.holdings.of(clan)]
+        return self.holdings.rows(clan)
 
     def count(self, clan: str) -> int:
         return self.holdings.count(clan)
 
     def armies_of(self, clan: str) -> list[Army]:
-        return list(self.by_clan.get(clan, {}).values())
+        """A clan's armies in the field (not the Independents': see ``by_clan``)."""
+        return list(self.by_clan.get(clan, {}).values()) if clan else []
 
     def set_army_clan(self, army: Army, clan: str) -> None:
-        self.by_clan[army.clan].pop(army.name)
+        if army.clan:
+            self.by_clan[army.clan].pop(army.name)
         army.clan = clan
-        self.by_clan.setdefault(clan, {})[army.name] = army
+        if clan:
+            self.by_clan.setdefault(clan, {})[army.name] = army
 
     def add_army(self, clan: str, kind: str, province: str, name: str = "") -> Army:
         """A new army, raised this turn (its row goes at the bottom of the Armies tab)."""
@@ -105,19 +134,25 @@ class ClansWorld(World):
         self.army_keys.add(army.name.casefold())
         if not status:
             self.armies[army.name] = army
-            self.at.setdefault(province, []).append(army)
-            self.by_clan.setdefault(clan, {})[army.name] = army
+            here = self.at.get(province)
+            if here is None:
+                self.at[province] = here = []
+            here.append(army)
+            if clan:
+                self.by_clan.setdefault(clan, {})[army.name] = army
             if self._by_fold is not None:
-                self._by_fold.setdefault(values.fold(army.name), {})[army.name] = army
+                self._by_fold.setdefault(values.fold(army.name), []).append(army)
         return army
 
     def remove_army(self, army: Army, why: str) -> None:
         """The army is no more; its row stays, marked gone (its name stays taken)."""
         del self.armies[army.name]
         self.at[army.province].remove(army)
-        self.by_clan[army.clan].pop(army.name)
+        if army.clan:
+            self.by_clan[army.clan].pop(army.name)
         if self._by_fold is not None:
-            self._by_fold[values.fold(army.name)].pop(army.name)
+            same = self._by_fold[values.fold(army.name)]
+            del same[next(i for i, each in enumerate(same) if each is army)]
         army.status = gone(why, self.turn)
 
     def move_army(self, army: Army, province: str) -> None:
@@ -136,11 +171,16 @@ class ClansWorld(World):
         army = self.armies.get(text)
         if army is None:
             if self._by_fold is None:
-                self._by_fold = {}
-                for name, each in self.armies.items():
-                    self._by_fold.setdefault(values.fold(name), {})[name] = each
+                self._by_fold = by_fold = {}
+                for folded, each in zip(values.fold_all(list(self.armies)),
+                                        self.armies.values()):
+                    same = by_fold.get(folded)
+                    if same is None:
+                        by_fold[folded] = [each]
+                    else:
+                        same.append(each)
             same = self._by_fold.get(values.fold(text))
-            army = next(reversed(same.values())) if same else None  # the last listed
+            army = same[-1] if same else None  # the last listed
         return army
 
     def court(self, clan: str) -> list[Advisor]:

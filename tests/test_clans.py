@@ -93,19 +93,19 @@ def test_the_season_benchmark_runs_quickly(tmp_path):
 
 
 def test_a_clans_provinces_are_kept_as_they_change_hands():
-    """HeldProvinces (issue 26.1: each clan's provinces kept as rows, not looked up by name
-    among every province) lists what a scan of the provinces' owners lists, in the order
-    taken, after random changes of hands."""
+    """Holdings (issue 26.1: each clan's provinces kept as rows, not looked up by name among
+    every province) lists what a scan of the provinces' owners lists, in the order taken,
+    after random changes of hands."""
     import random
 
     from sheetmaster.rules.clans.tables import Province
-    from sheetmaster.rules.clans.world import HeldProvinces
+    from sheetmaster.rules.common.ownership import Holdings
 
     rng = random.Random(26)
     clans = ["Kai", "Mori", "Date", ""]
     provinces = [Province(f"P{i}", i + 2, "", rng.choice(clans), (), (), [], [], 0)
                  for i in range(40)]
-    held = HeldProvinces(provinces)
+    held = Holdings(provinces)
     taken = {c: [p for p in provinces if p.owner == c] for c in clans if c}
     for _ in range(300):
         province, clan = rng.choice(provinces), rng.choice(clans)

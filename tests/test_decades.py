@@ -422,9 +422,8 @@ def test_who_names_whom_and_who_is_allied_follow_every_change_as_a_scan_finds_th
 
 
 def test_a_states_provinces_follow_every_change_of_hands_as_its_holdings_list_them():
-    """provinces_of keeps each state's list until a province changes hands (issue 26.1: a
-    look-up among every province each time): after random cessions it is what the holdings
-    list."""
+    """provinces_of reads each state's rows from the holdings (issue 26.1: not a look-up
+    among every province each time): after random cessions it is what the holdings name."""
     import random
 
     from sheetmaster.engine.turn import prepare

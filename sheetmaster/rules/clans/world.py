@@ -6,7 +6,6 @@ from it (``WRITTEN``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sheetmaster.kit import MapGraph, Names, World, values
@@ -19,29 +18,6 @@ from .tables import Advisor, Army, Clan, IndependentRule, Province
 def gone(why: str, turn: int) -> str:
     """The status of an army or advisor that is no more: kept on its row, ignored."""
     return f"gone ({why}, turn {turn})"
-
-
-class HeldProvinces(Holdings):
-    """Each clan's provinces, kept beside their names as they change hands, so that a clan's
-    provinces are listed without looking each name up among every province (issue 26.1: the
-    lookup of each name in ``ClansWorld.provinces``, a cache miss a province on a large map,
-    made the turn grow faster than the game)."""
-
-    def __init__(self, rows: Iterable[Province] = ()) -> None:
-        super().__init__()
-        for row in rows:
-            if row.owner:
-                self._held.setdefault(row.owner, {})[row.name] = row
-
-    def set_owner(self, row: Province, owner: str) -> str:
-        previous = super().set_owner(row, owner)
-        if owner:
-            self._held[owner][row.name] = row
-        return previous
-
-    def rows(self, owner: str) -> list[Province]:
-        """The provinces ``owner`` holds, in the order taken (as ``of`` names them)."""
-        return list(self._held.get(owner, {}).values())
 
 
 @dataclass
@@ -71,7 +47,7 @@ class ClansWorld(World):
     #: every row of the Armies tab, the gone ones too, and the new ones at the end.
     army_rows: list[Army] = field(default_factory=list)
     #: clan -> provinces it holds, in the order taken.
-    holdings: HeldProvinces = field(default_factory=HeldProvinces)
+    holdings: Holdings = field(default_factory=Holdings)
     #: province -> armies standing in it.
     at: dict[str, list[Army]] = field(default_factory=dict)
     province_names: Names = field(default_factory=lambda: Names(()))

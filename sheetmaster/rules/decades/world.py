@@ -74,8 +74,6 @@ class DecadesWorld(World):
     #: a tribe -> its open decision naming its civilized government (read once a turn by
     #: :func:`.phases.tech.civilizing`, kept as decisions are owed)
     civilizing: dict[str, Decision] | None = field(default=None, repr=False)
-    #: a state -> its provinces (:meth:`provinces_of`), dropped as one changes hands
-    _held: dict[str, list[Province]] = field(default_factory=dict, repr=False)
     #: the provinces' and continents' names, which no turn changes (issue 26.1: made once,
     #: not for each reader of orders)
     _place_names: tuple[values.Names, values.Names] | None = field(default=None, repr=False)
@@ -323,13 +321,9 @@ class DecadesWorld(World):
         return 1 if province.unsettled else province.value
 
     def provinces_of(self, state: State) -> list[Province]:
-        """The state's provinces, in the order it took them (issue 26.1: kept a state until
-        one changes hands, not looked up among every province each time)."""
-        held = self._held.get(state.name)
-        if held is None:
-            held = self._held[state.name] = [self.provinces[p]
-                                             for p in self.holdings.of(state.name)]
-        return list(held)
+        """The state's provinces, in the order it took them (kept by :attr:`holdings`, not
+        looked up among every province each time: issue 26.1)."""
+        return self.holdings.rows(state.name)
 
     def economic_value(self, state: State) -> int:
         return sum(self.value(p) for p in self.provinces_of(state))
@@ -362,10 +356,7 @@ class DecadesWorld(World):
                                          self.holdings.count(state.name) == 1)
 
     def set_owner(self, province: Province, owner: str) -> str:
-        previous = self.holdings.set_owner(province, owner)
-        self._held.pop(previous, None)
-        self._held.pop(owner, None)
-        return previous
+        return self.holdings.set_owner(province, owner)
 
     def best_province(self, names: list[str]) -> str:
         """The most valuable of these provinces (the first listed on a tie)."""
